@@ -1,0 +1,63 @@
+// swift-tools-version: 6.0
+// nfctap: Core NFC's reader model on Linux, over pcsc-lite and libnfc.
+// The module shape follows shared/ARCHITECTURE.md; see README.md for the map.
+import PackageDescription
+
+let package = Package(
+    name: "nfctap",
+    platforms: [.macOS(.v13)],
+    products: [
+        // The Core NFC-compatible API: `import CoreNFCLinux` instead of `import CoreNFC`.
+        .library(name: "CoreNFCLinux", targets: ["CoreNFCLinux"]),
+        .library(name: "NDEF", targets: ["NDEF"]),
+        .library(name: "ZebraPrinter", targets: ["ZebraPrinter"]),
+        .library(name: "TagEmulation", targets: ["TagEmulation"]),
+        .executable(name: "nfctap", targets: ["nfctap"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages.
+        .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
+        .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
+        .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+
+        // Thin typed wrappers: every C call of a library lives in one module.
+        .target(name: "PCSC", dependencies: ["CPCSCLite"]),
+        .target(name: "LibNFC", dependencies: ["CLibNFC"]),
+
+        // Pure Swift: codecs and tag logic, testable without a reader.
+        .target(name: "NDEF"),
+        .target(name: "NFCTags", dependencies: ["NDEF"]),
+        .target(name: "ZebraPrinter", dependencies: ["NDEF"]),
+
+        // Readers, sessions, pairing.
+        .target(name: "NFCReaders", dependencies: ["NFCTags", "PCSC", "LibNFC"]),
+        .target(name: "CoreNFCLinux", dependencies: ["NFCReaders", "NFCTags", "NDEF"]),
+        .target(name: "Pairing", dependencies: ["ZebraPrinter", "CSDBus"]),
+
+        // Virtual tags, the vpcd card client and the PN532 emulator (tests, `demo`, `emulate`).
+        .target(name: "TagEmulation", dependencies: ["NFCTags", "NFCReaders", "NDEF"]),
+
+        .executableTarget(
+            name: "nfctap",
+            dependencies: [
+                "NDEF", "NFCTags", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // Ring 1 (unit) and ring 2 (protocol) tests: no services.
+        .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
+        .testTarget(name: "ZebraPrinterTests", dependencies: ["ZebraPrinter", "NDEF"]),
+        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "TagEmulation", "NDEF"]),
+        .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "NFCReaders", "NFCTags", "TagEmulation", "NDEF"]),
+        // Ring 3 (system): real pcscd + vpcd, libnfc + PN532 emulator, BlueZ mock, the CLI as a user runs it.
+        // Started by scripts/test.sh; each suite is skipped with a clear reason when its daemon is absent.
+        .testTarget(name: "SystemTests", dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "NFCReaders"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,2 @@
+// libnfc 1.8 public API.
+#include <nfc/nfc.h>

@@ -1,0 +1,2 @@
+// The libnfc wrapper (issue 5) lives here: every libnfc call in this module.
+import CLibNFC

@@ -1,0 +1,138 @@
+import NFCTags
+
+/// Which stack reaches a reader.
+public enum ReaderBackendKind: String, Sendable, Codable {
+    case pcsc
+    case libnfc
+    /// In-process emulated readers (`nfctap demo`, tests).
+    case virtual
+}
+
+/// A reader as users see it. `name` is what `--reader` matches: the PC/SC name
+/// (`ACS ACR122U PICC Interface 00 00`) or `libnfc:<connstring>`.
+public struct ReaderInfo: Hashable, Sendable {
+    public var name: String
+    public var backend: ReaderBackendKind
+    /// The reader has an LED/buzzer the project can drive (ACR122U class).
+    public var supportsFeedback: Bool
+
+    public init(name: String, backend: ReaderBackendKind, supportsFeedback: Bool = false) {
+        self.name = name
+        self.backend = backend
+        self.supportsFeedback = supportsFeedback
+    }
+}
+
+/// What the radio layer knows about a tag before talking to it.
+public enum TagTechnology: String, Sendable, Hashable {
+    /// ISO 14443-3A storage tag: NFC Forum Type 2 (NTAG, Ultralight).
+    case type2
+    /// ISO 14443-4 (ISO-DEP): NFC Forum Type 4 or any ISO 7816 card.
+    case type4
+    /// Something else (MIFARE Classic, FeliCa, ...): reported, not read.
+    case other
+}
+
+/// A tag present on a reader. `presence` distinguishes one arrival from the next
+/// arrival of the same tag on the same reader.
+public struct DetectedTag: Hashable, Sendable {
+    public var reader: ReaderInfo
+    public var technology: TagTechnology
+    public var uid: [UInt8]
+    /// The PC/SC ATR (for libnfc a synthesized PC/SC-style ATR so both backends look alike).
+    public var atr: [UInt8]
+    /// ISO 14443-4 historical bytes (from the ATS); empty for Type 2.
+    public var historicalBytes: [UInt8]
+    public var presence: UInt64
+
+    public init(reader: ReaderInfo, technology: TagTechnology, uid: [UInt8], atr: [UInt8],
+                historicalBytes: [UInt8] = [], presence: UInt64) {
+        self.reader = reader
+        self.technology = technology
+        self.uid = uid
+        self.atr = atr
+        self.historicalBytes = historicalBytes
+        self.presence = presence
+    }
+}
+
+/// Everything a backend reports while monitoring.
+public enum ReaderEvent: Sendable {
+    case readerAdded(ReaderInfo)
+    case readerRemoved(ReaderInfo)
+    case tagArrived(DetectedTag)
+    case tagLeft(DetectedTag)
+    /// The service under the backend went away (pcscd stopped, libnfc device closed).
+    /// The monitor keeps retrying and reports `.serviceRestored` when it is back.
+    case serviceLost(ReaderError)
+    case serviceRestored
+}
+
+/// Visual/audible confirmation on the reader itself.
+public enum ReaderFeedback: Sendable {
+    case success
+    case failure
+}
+
+/// One reader stack. Implementations: PC/SC, libnfc, virtual.
+public protocol ReaderBackend: AnyObject, Sendable {
+    var kind: ReaderBackendKind { get }
+    /// Readers attached now; an empty list when there are none.
+    /// - Throws: `ReaderError.serviceUnavailable` when the service (pcscd) is not reachable.
+    func listReaders() throws -> [ReaderInfo]
+    /// Watches readers and tags on a background thread until `stop()`; `handler` is called on that
+    /// thread, in order. The first events report the readers (and tags) present at the start.
+    func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws -> ReaderMonitor
+    /// Opens a connection to a tag that is on its reader now.
+    /// - Throws: `ReaderError` (`.readerBusy` when another process holds the reader, `.tagGone`).
+    func connect(to tag: DetectedTag, exclusive: Bool) throws -> TagConnection
+}
+
+public protocol ReaderMonitor: AnyObject, Sendable {
+    /// Stops monitoring; returns once the background thread will call the handler no more.
+    func stop()
+}
+
+/// An open connection to one tag.
+public protocol TagConnection: AnyObject {
+    var tag: DetectedTag { get }
+    /// ISO 7816 APDU channel (Type 4 and other ISO-DEP cards); nil for Type 2.
+    var apdu: Transceiver? { get }
+    /// Type 2 command channel; nil for ISO-DEP cards.
+    var type2: Type2Link? { get }
+    /// LED/buzzer feedback where the reader supports it; does nothing elsewhere.
+    func signal(_ feedback: ReaderFeedback)
+    func disconnect()
+}
+
+/// Errors at the reader level, shared by every backend.
+public enum ReaderError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// pcscd (or the libnfc device) cannot be reached. `hint` says how to fix it.
+    case serviceUnavailable(hint: String)
+    /// No reader is attached.
+    case noReaders
+    /// `--reader` matched nothing / more than one reader.
+    case readerNotFound(String)
+    case ambiguousReader(String, matches: [String])
+    /// Another process holds the reader exclusively.
+    case readerBusy(String)
+    /// The reader disappeared.
+    case readerGone(String)
+    /// The tag left before or during connect.
+    case tagGone
+    /// Anything else, with the backend's raw code.
+    case other(code: Int, message: String)
+
+    public var description: String {
+        switch self {
+        case let .serviceUnavailable(hint): return hint
+        case .noReaders: return "no NFC reader is attached"
+        case let .readerNotFound(name): return "no reader matches \"\(name)\""
+        case let .ambiguousReader(name, matches): return "\"\(name)\" matches several readers: \(matches.joined(separator: ", "))"
+        case let .readerBusy(name): return "reader \(name) is in use by another process"
+        case let .readerGone(name): return "reader \(name) was disconnected"
+        case .tagGone: return "the tag left the reader"
+        case let .other(code, message): return "\(message) (code \(code))"
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// The one seam every tag command goes through: bytes out, bytes back.
+///
+/// For ISO 7816 / Type 4 tags a command is a C-APDU and the reply is data + SW1 SW2.
+/// Backends implement it (PC/SC `SCardTransmit`, libnfc `nfc_initiator_transceive_bytes`);
+/// tests implement it with scripted replies or the emulated tags in `TagEmulation`.
+/// Implementations throw `TagError` only.
+public protocol Transceiver: AnyObject {
+    func transceive(_ command: [UInt8]) throws -> [UInt8]
+}
+
+/// The NFC Forum Type 2 command set, as far as a given reader lets it through.
+///
+/// PC/SC readers map these onto pseudo-APDUs (`FF B0`, `FF D6`, ACR122U direct transmit);
+/// libnfc sends the native frames (`30`, `3A`, `A2`, `60`). Each call is one exchange.
+public protocol Type2Link: AnyObject {
+    /// READ (30h) from `page`: normally 16 bytes (4 pages); some readers return fewer
+    /// (Identiv: 4). Callers must cope with any length from 1 to 16 and reject 0.
+    func read(page: Int) throws -> [UInt8]
+    /// Most bytes a FAST_READ (3Ah) may return through this link; 0 if it cannot pass FAST_READ.
+    var fastReadLimit: Int { get }
+    /// FAST_READ (3Ah) of pages `start...end` (inclusive). Only called when `fastReadLimit` allows it.
+    func fastRead(from start: Int, to end: Int) throws -> [UInt8]
+    /// WRITE (A2h) of one 4-byte page.
+    func write(page: Int, data: [UInt8]) throws
+    /// True when raw commands such as GET_VERSION (60h) pass through.
+    var canSendRawCommands: Bool { get }
+    /// GET_VERSION (60h): 8 bytes. Only called when `canSendRawCommands`.
+    func getVersion() throws -> [UInt8]
+}
+
+/// What Core NFC's `NFCNDEFTag` offers, in bytes. Type 2 and Type 4 implement it.
+public protocol NDEFTagOperations: AnyObject {
+    /// NDEF status and capacity (the largest NDEF message, in bytes, the tag can hold).
+    func queryNDEFStatus() throws -> (status: NDEFTagStatus, capacity: Int)
+    /// The raw NDEF message bytes; empty when the tag holds an empty NDEF message.
+    func readNDEF() throws -> [UInt8]
+    /// Writes a whole NDEF message tear-safely (specs/tags-and-readers.md §1 and §2).
+    func writeNDEF(_ message: [UInt8]) throws
+    /// Makes the tag permanently read-only.
+    func writeLock() throws
+}
+
+/// Core NFC's `NFCNDEFStatus`, raw values included.
+public enum NDEFTagStatus: UInt, Sendable {
+    case notSupported = 1
+    case readWrite = 2
+    case readOnly = 3
+}

@@ -1,0 +1,2 @@
+// Pairing handlers (issue 6): BlueZ over sd-bus, exec hook, JSON.
+import ZebraPrinter

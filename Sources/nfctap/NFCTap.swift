@@ -1,0 +1,22 @@
+import ArgumentParser
+
+@main
+struct NFCTap: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "nfctap",
+        abstract: "Read, write and pair with NFC tags through a USB reader (PC/SC or libnfc).",
+        discussion: """
+            Machine output goes to stdout (JSON with --json), messages to stderr.
+
+            Exit codes: 0 success, 1 failure (bad input, unreadable tag, refused write),
+            2 no tag before the timeout, 3 no pcscd / no reader, 64 usage error,
+            130 interrupted.
+            """,
+        version: version,
+        subcommands: [
+            Decode.self,
+        ]
+    )
+}
