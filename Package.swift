@@ -55,9 +55,11 @@ let package = Package(
         .testTarget(name: "ZebraPrinterTests", dependencies: ["ZebraPrinter", "NDEF"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "TagEmulation", "NDEF"]),
         .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "NFCReaders", "NFCTags", "TagEmulation", "NDEF"]),
+        .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "PCSC", "LibNFC", "NFCTags", "TagEmulation"]),
+        .testTarget(name: "PairingTests", dependencies: ["Pairing", "ZebraPrinter"]),
         // Ring 3 (system): real pcscd + vpcd, libnfc + PN532 emulator, BlueZ mock, the CLI as a user runs it.
         // Started by scripts/test.sh; each suite is skipped with a clear reason when its daemon is absent.
-        .testTarget(name: "SystemTests", dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "NFCReaders"]),
+        .testTarget(name: "SystemTests", dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "NFCReaders", "Pairing", "ZebraPrinter"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// Ring 3 helpers: which daemons scripts/test.sh started, and running the CLI as a user does.
+///
+/// scripts/services/<name>.sh exports `NFCTAP_SERVICE_<NAME>=1` (plus its own details, e.g. the
+/// pcscd socket) once the service is up. A suite gated on a service is skipped when it is absent,
+/// unless `NFCTAP_REQUIRE_SYSTEM=1` (set by scripts/test.sh), where absence is a failure.
+enum SystemEnvironment {
+    static var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    static func isRunning(_ service: String) -> Bool {
+        environment["NFCTAP_SERVICE_\(service.uppercased())"] == "1"
+    }
+
+    /// For `.enabled(if:)`: true when the service runs, or when the script requires the system ring
+    /// (then the suite runs and fails loudly if the service is missing).
+    static func available(_ service: String) -> Bool {
+        isRunning(service) || environment["NFCTAP_REQUIRE_SYSTEM"] == "1"
+    }
+
+    /// The package root, found from this file's path.
+    static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    /// The `nfctap` binary built next to the test bundle.
+    static var cliPath: String {
+        if let p = environment["NFCTAP_CLI"] { return p }
+        let bundleDir = Bundle.main.bundleURL.deletingLastPathComponent()
+        for candidate in [bundleDir.appendingPathComponent("nfctap"),
+                          packageRoot.appendingPathComponent(".build/debug/nfctap")] {
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
+        }
+        return packageRoot.appendingPathComponent(".build/debug/nfctap").path
+    }
+}
+
+/// The result of running the CLI.
+struct CLIResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs `nfctap args…` with optional stdin and extra environment, with a hard timeout so a
+/// hanging CLI fails the test instead of hanging it.
+func runCLI(_ args: [String], stdin: Data? = nil, environment extra: [String: String] = [:],
+            timeout: TimeInterval = 60) throws -> CLIResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: SystemEnvironment.cliPath)
+    process.arguments = args
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in extra { env[k] = v }
+    process.environment = env
+    let out = Pipe(), err = Pipe(), input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(stdin) }
+    try? input.fileHandleForWriting.close()
+    // Read both pipes concurrently so a chatty child cannot block on a full pipe.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var outData = Data(), errData = Data()
+    group.enter(); DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    group.enter(); DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    if process.isRunning {
+        process.terminate()
+        Issue.record("nfctap \(args.joined(separator: " ")) did not finish within \(timeout) s")
+    }
+    process.waitUntilExit()
+    group.wait()
+    return CLIResult(status: process.terminationStatus,
+                     stdout: String(decoding: outData, as: UTF8.self),
+                     stderr: String(decoding: errData, as: UTF8.self))
+}
