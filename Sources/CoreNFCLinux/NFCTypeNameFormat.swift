@@ -1,0 +1,10 @@
+/// Core NFC's `NFCTypeNameFormat` (NDEF TNF field), with Apple's raw values.
+public enum NFCTypeNameFormat: UInt8, Sendable {
+    case empty = 0
+    case nfcWellKnown = 1
+    case media = 2
+    case absoluteURI = 3
+    case nfcExternal = 4
+    case unknown = 5
+    case unchanged = 6
+}
