@@ -50,6 +50,12 @@ let package = Package(
             ]
         ),
 
+        .executableTarget(
+            name: "nfctap-bench",
+            dependencies: ["NDEF", "NFCTags", "NFCReaders", "TagEmulation", "ZebraPrinter"],
+            path: "Benchmarks/nfctap-bench"
+        ),
+
         // Ring 1 (unit) and ring 2 (protocol) tests: no services.
         .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
         .testTarget(name: "ZebraPrinterTests", dependencies: ["ZebraPrinter", "NDEF"]),

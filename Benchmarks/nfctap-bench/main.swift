@@ -1,0 +1,5 @@
+// nfctap-bench: exchanges and time per NDEF read with injected per-exchange latency, and more.
+// Run: swift run -c release nfctap-bench   (figures go into README.md "Benchmarks")
+var rows: [BenchmarkRow] = []
+// Each area appends its rows here (one file per area in this folder).
+printTable(rows)

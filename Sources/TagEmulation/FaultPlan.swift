@@ -1,0 +1,96 @@
+import Foundation
+
+/// What can go wrong in one exchange, injected by tests and the benchmark.
+public enum InjectedFault: Sendable, Equatable {
+    /// The tag does not answer (as if it briefly left the field).
+    case noReply
+    /// Only the first `keep` bytes of the real answer arrive.
+    case truncate(keep: Int)
+    /// The real answer arrives with these bytes appended.
+    case append([UInt8])
+    /// These bytes arrive instead of the real answer.
+    case replace([UInt8])
+    /// An ISO 7816 status word arrives instead of the real answer.
+    case statusWord(UInt8, UInt8)
+}
+
+/// Per-exchange latency, "leave the field after N exchanges" and injected faults, plus a log of
+/// every command that reached the tag. One plan is shared by a front end (PC/SC reader personality,
+/// PN532 emulator, in-process transceiver) and the test that drives it.
+public final class FaultPlan: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _latency: Duration
+    private var _leaveFieldAfter: Int?
+    private var _faults: [Int: InjectedFault]
+    private var _log: [[UInt8]] = []
+
+    /// - Parameters:
+    ///   - latency: added to every exchange (really slept), e.g. 5 ms for the benchmark.
+    ///   - leaveFieldAfter: the tag answers this many exchanges, then is gone for good.
+    ///   - faults: faults keyed by 0-based exchange index.
+    public init(latency: Duration = .zero, leaveFieldAfter: Int? = nil, faults: [Int: InjectedFault] = [:]) {
+        _latency = latency
+        _leaveFieldAfter = leaveFieldAfter
+        _faults = faults
+    }
+
+    public var latency: Duration {
+        get { lock.withLock { _latency } }
+        set { lock.withLock { _latency = newValue } }
+    }
+    public var leaveFieldAfter: Int? {
+        get { lock.withLock { _leaveFieldAfter } }
+        set { lock.withLock { _leaveFieldAfter = newValue } }
+    }
+    public var faults: [Int: InjectedFault] {
+        get { lock.withLock { _faults } }
+        set { lock.withLock { _faults = newValue } }
+    }
+    /// Commands that reached the field, in order (including ones the tag did not answer).
+    public var log: [[UInt8]] { lock.withLock { _log } }
+    /// Number of exchanges so far.
+    public var exchangeCount: Int { lock.withLock { _log.count } }
+    /// False once the tag has left the field.
+    public var tagPresent: Bool {
+        lock.withLock { _leaveFieldAfter.map { _log.count < $0 } ?? true }
+    }
+
+    /// Clears the log and counters (the tag is back in the field), keeping latency.
+    public func reset(leaveFieldAfter: Int? = nil, faults: [Int: InjectedFault] = [:]) {
+        lock.withLock {
+            _log = []
+            _leaveFieldAfter = leaveFieldAfter
+            _faults = faults
+        }
+    }
+
+    /// Runs one exchange: logs `command`, sleeps the latency, then answers with `answer(command)`
+    /// altered by the fault planned for this exchange. nil means no answer (tag gone or mute).
+    public func exchange(_ command: [UInt8], answer: ([UInt8]) -> [UInt8]?) -> [UInt8]? {
+        let (index, latency, gone, fault): (Int, Duration, Bool, InjectedFault?) = lock.withLock {
+            let index = _log.count
+            _log.append(command)
+            let gone = _leaveFieldAfter.map { index >= $0 } ?? false
+            return (index, _latency, gone, _faults[index])
+        }
+        _ = index
+        if latency > .zero { Thread.sleep(forTimeInterval: latency.seconds) }
+        if gone { return nil }
+        switch fault {
+        case nil: return answer(command)
+        case .noReply?: return nil
+        case let .truncate(keep)?: return answer(command).map { Array($0.prefix(max(0, keep))) }
+        case let .append(extra)?: return answer(command).map { $0 + extra }
+        case let .replace(bytes)?: _ = answer(command); return bytes
+        case let .statusWord(sw1, sw2)?: return [sw1, sw2]
+        }
+    }
+}
+
+extension Duration {
+    /// Seconds as a Double.
+    var seconds: Double {
+        let c = components
+        return Double(c.seconds) + Double(c.attoseconds) / 1e18
+    }
+}
