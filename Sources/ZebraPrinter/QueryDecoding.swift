@@ -4,7 +4,7 @@
 /// - Fields are separated by `&`; empty fields (`a=1&&b=2`, a trailing `&`) are skipped.
 /// - A field is split at its first `=`; a field without `=` or with an empty key is an error.
 /// - `+` is a literal plus, not a space: this is a URI query, not an HTML form.
-/// - The decoded key and value must be UTF-8 without control or format characters.
+/// - The decoded key and value must be UTF-8 without control or format characters (`TextCheck`).
 /// - Keys are case-sensitive and must be unique.
 enum QueryDecoding {
     /// - Throws: ``ZebraTagError/malformedQueryField(_:)``, ``ZebraTagError/invalidPercentEncoding(key:)``,
@@ -45,29 +45,10 @@ enum QueryDecoding {
                 i += 1
             }
         }
-        var scalars = String.UnicodeScalarView()
-        var iterator = out.makeIterator()
-        var utf8 = Unicode.UTF8()
-        decoding: while true {
-            switch utf8.decode(&iterator) {
-            case let .scalarValue(s):
-                if isControlOrFormat(s) { throw ZebraTagError.controlCharacterInField(key: rawKey) }
-                scalars.append(s)
-            case .emptyInput:
-                break decoding
-            case .error:
-                throw ZebraTagError.invalidUTF8(key: rawKey)
-            }
-        }
-        return String(scalars)
-    }
-
-    /// C0, DEL, C1 (category Cc) and format characters (Cf: bidi overrides, zero-width joiners,
-    /// the BOM), which can make a value display as something it is not.
-    static func isControlOrFormat(_ s: Unicode.Scalar) -> Bool {
-        switch s.properties.generalCategory {
-        case .control, .format: return true
-        default: return false
+        switch TextCheck.decode(out) {
+        case let .success(text): return text
+        case .failure(.invalidUTF8): throw ZebraTagError.invalidUTF8(key: rawKey)
+        case .failure(.controlCharacter): throw ZebraTagError.controlCharacterInField(key: rawKey)
         }
     }
 
