@@ -7,7 +7,7 @@ struct ZebraTagRejectionTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let uri: String
         let error: ZebraTagError
-        var testDescription: String { uri }
+        var testDescription: String { uri.debugDescription }
     }
 
     static let q = "?s=S"
