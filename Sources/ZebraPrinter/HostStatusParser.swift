@@ -17,8 +17,10 @@ public struct HostStatusParser: Sendable {
 
     /// Field texts of the lines completed so far.
     private var lines: [[String]] = []
-    /// The current frame's content; nil between frames.
-    private var frame: [UInt8]?
+    /// Whether an STX has opened a frame that no ETX has closed yet.
+    private var inFrame = false
+    /// The current frame's content (empty between frames).
+    private var content: [UInt8] = []
     /// Bytes taken by the reply so far, counted from its first STX.
     private var length = 0
     /// Bytes after a completed reply, not yet parsed.
@@ -31,7 +33,7 @@ public struct HostStatusParser: Sendable {
 
     /// Whether nothing is buffered: no partial reply and no pending bytes other than CR/LF.
     public var isIdle: Bool {
-        lines.isEmpty && frame == nil && length == 0 && pendingBytes.allSatisfy { $0 == 0x0D || $0 == 0x0A }
+        lines.isEmpty && !inFrame && length == 0 && pendingBytes.allSatisfy { $0 == 0x0D || $0 == 0x0A }
     }
 
     /// Adds bytes; returns the status once the third frame closes, nil while more is needed.
@@ -62,17 +64,18 @@ public struct HostStatusParser: Sendable {
             length += 1
             if length > Self.maxReplyLength { throw HostStatusError.replyTooLong(limit: Self.maxReplyLength) }
         }
-        guard var content = frame else {
+        guard inFrame else {
             switch b {
             case 0x0D, 0x0A: return nil
-            case Self.stx: frame = []; return nil
+            case Self.stx: inFrame = true; return nil
             default: throw HostStatusError.missingSTX(line: line, found: b)
             }
         }
         switch b {
         case Self.etx:
             lines.append(try Self.fields(of: content, line: line))
-            frame = nil
+            inFrame = false
+            content.removeAll(keepingCapacity: true)
             guard lines.count == HostStatusField.lines.count else { return nil }
             let status = PrinterStatus(fields: lines)
             lines = []
@@ -82,7 +85,6 @@ public struct HostStatusParser: Sendable {
             throw HostStatusError.missingETX(line: line, found: b)
         case 0x20...0x7E:
             content.append(b)
-            frame = content
             return nil
         default:
             throw HostStatusError.invalidByte(line: line, byte: b)

@@ -95,10 +95,16 @@ struct ZebraURI {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),      // unreserved
+             UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"),      // gen-delims
+             UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "@"),
+             UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),      // sub-delims
+             UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+             UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+             UInt8(ascii: "%"):
+            return true
         default:
-            return Self.punctuation.contains(b)
+            return false
         }
     }
-
-    private static let punctuation: Set<UInt8> = Set("-._~:/?#[]@!$&'()*+,;=%".utf8)
 }
