@@ -20,8 +20,8 @@ public enum SGDError: Error, Hashable, Sendable {
 extension SGDError: CustomStringConvertible {
     public var description: String {
         switch self {
-        case let .invalidName(n): return "SGD name \"\(n)\" is not allowed"
-        case let .invalidValue(v): return "SGD value \"\(v)\" is not allowed"
+        case let .invalidName(n): return "SGD name \(n.debugDescription) is not allowed"
+        case let .invalidValue(v): return "SGD value \(v.debugDescription) is not allowed"
         case .incompleteReply: return "SGD reply is incomplete"
         case .malformedReply: return "SGD reply is not a quoted value"
         case .invalidReplyValue: return "SGD reply value holds control characters or bad UTF-8"

@@ -50,6 +50,10 @@ struct ZebraURI {
         if authority.contains(UInt8(ascii: "@")) {
             throw ZebraTagError.userInfoNotAllowed(authority: String(decoding: authority, as: UTF8.self))
         }
+        // An IP literal ("[::1]") is never Zebra's; said so before its colons look like a port.
+        if authority.first == UInt8(ascii: "[") {
+            throw ZebraTagError.hostNotZebra(String(decoding: authority, as: UTF8.self))
+        }
         var host = authority
         if let portColon = authority.firstIndex(of: UInt8(ascii: ":")) {
             host = authority[..<portColon]

@@ -42,6 +42,12 @@ struct ZebraHelpersTests {
         #expect(throws: SGDError.invalidValue(value)) { try SGD.setvar("device.friendly_name", value) }
     }
 
+    /// The caller's bad input is shown escaped, never echoed raw to a terminal.
+    @Test func sgdErrorsEscapeWhatTheyQuote() {
+        #expect(SGDError.invalidName("a\r\n\u{1B}[2J").description == #"SGD name "a\r\n\u{1B}[2J" is not allowed"#)
+        #expect(SGDError.invalidValue("x\"y").description == #"SGD value "x\"y" is not allowed"#)
+    }
+
     @Test func parseValue() throws {
         #expect(try SGD.parseValue(Array("\"both\"".utf8)) == "both")
         #expect(try SGD.parseValue(Array("\"le\"\r\n".utf8)) == "le")

@@ -46,7 +46,8 @@ struct ZebraTagRejectionTests {
         Case(uri: "https://www.zebra.com:80/apps/r/nfc" + q, error: .unsupportedPort("80")),
         Case(uri: "http://www.zebra.com:443/apps/r/nfc" + q, error: .unsupportedPort("443")),
         Case(uri: "http://www.zebra.com:80:80/apps/r/nfc" + q, error: .unsupportedPort("80:80")),
-        Case(uri: "http://[::1]/apps/r/nfc" + q, error: .unsupportedPort(":1]")),
+        Case(uri: "http://[::1]/apps/r/nfc" + q, error: .hostNotZebra("[::1]")),
+        Case(uri: "http://[::1]:80/apps/r/nfc" + q, error: .hostNotZebra("[::1]:80")),
         // WHATWG parsers read "\" as "/": here it is not a URI character at all.
         Case(uri: "http://evil.example\\@zebra.com/apps/r/nfc" + q, error: .invalidCharacter(byte: 0x5C, offset: 19)),
         // Cyrillic "а" (D0 B0) in "zebrа".
