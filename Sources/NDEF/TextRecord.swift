@@ -5,7 +5,8 @@ public struct TextRecord: NDEFPayloadCodable {
     public static let type: [UInt8] = [0x54]  // "T"
 
     /// How the text is encoded. UTF-16 without a byte order mark is big-endian (Text RTD §3.4),
-    /// so little-endian always carries one.
+    /// so little-endian always carries one. A `.utf16BigEndian` text that starts with U+FEFF or
+    /// U+FFFE is written with a BOM, or the reader would take its first character for one.
     public enum Encoding: Sendable, Hashable {
         case utf8
         case utf16BigEndian
@@ -83,7 +84,8 @@ public struct TextRecord: NDEFPayloadCodable {
         case .utf8:
             payload += Array(text.utf8)
         case .utf16BigEndian, .utf16BigEndianWithBOM:
-            if encoding == .utf16BigEndianWithBOM { payload += [0xFE, 0xFF] }
+            let first = text.unicodeScalars.first?.value
+            if encoding == .utf16BigEndianWithBOM || first == 0xFEFF || first == 0xFFFE { payload += [0xFE, 0xFF] }
             for u in text.utf16 { payload += [UInt8(u >> 8), UInt8(u & 0xFF)] }
         case .utf16LittleEndianWithBOM:
             payload += [0xFF, 0xFE]

@@ -82,6 +82,15 @@ import NDEF
         #expect(payloadError("02 65 6E C0 AF", .strict) == .invalidPayload(recordType: "T", offset: 3, violation: .invalidUTF8))
     }
 
+    @Test func leadingBOMCharacterInBigEndianTextIsProtected() throws {
+        for first in ["\u{FEFF}", "\u{FFFE}"] {
+            let value = TextRecord(text: first + "A", language: "en", encoding: .utf16BigEndian)
+            let record = try value.record()
+            #expect(Array(record.payload[3...]) == h("FE FF") + Array(first.utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } + h("00 41"))
+            #expect(try TextRecord(record: record).text == first + "A")
+        }
+    }
+
     @Test func encodingRejectsBadLanguageCodes() {
         for language in ["", String(repeating: "a", count: 64), "é"] {
             #expect(throws: NDEFError.cannotEncode(recordIndex: nil, violation: .invalidLanguageCode(language))) {
