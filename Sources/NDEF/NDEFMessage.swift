@@ -11,7 +11,8 @@ public struct NDEFMessage: Sendable, Hashable {
     ///   - mode: `.strict` (default) rejects every framing breach; `.relaxed` accepts what real tags
     ///     hold (see `DecodingMode`). Payloads are not interpreted here: see `NDEFRecord.parsed`.
     ///   - limits: caps on size, record count, chunk count.
-    /// - Throws: `NDEFError` with the byte offset where decoding failed.
+    /// - Throws: `NDEFError` with the byte offset where decoding failed; `.emptyMessage` for no
+    ///   bytes in either mode (an empty tag is the tag layer's case, not a message).
     public init(bytes: [UInt8], mode: DecodingMode = .strict, limits: NDEFLimits = .default) throws {
         self.records = try MessageDecoder(bytes: bytes, mode: mode, limits: limits).decode()
     }

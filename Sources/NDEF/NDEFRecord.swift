@@ -28,8 +28,9 @@ public struct NDEFRecord: Sendable, Hashable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// True when this record's TNF is `tnf` and its type equals `name` (well-known types are
-    /// compared case-sensitively, external types case-insensitively; NFC Forum RTD 1.0 §2.3).
+    /// True when this record's TNF is `tnf` and its type equals `name`. Well-known types compare
+    /// case-sensitively (NFC Forum RTD 1.0 §2.3); external types (RTD §2.5) and media types
+    /// (RFC 2045) ignore ASCII case.
     public func hasType(_ tnf: TypeNameFormat, _ name: String) -> Bool {
         guard self.tnf == tnf else { return false }
         let expected = Array(name.utf8)
