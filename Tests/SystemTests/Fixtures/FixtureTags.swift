@@ -28,6 +28,11 @@ final class FixtureType2Tag: VirtualTag {
         pages[5] = [0x07, 0x55, 0x04, 0x6E]
         pages[6] = [0x66, 0x63, 0x2E, 0x69]
         pages[7] = [0x6F, 0xFE, 0x00, 0x00]
+        // NTAG213 reads PWD (page 43) and PACK (page 44) as zeros.
+        if pageCount == 45 {
+            pages[43] = [0, 0, 0, 0]
+            pages[44] = [0, 0, 0, 0]
+        }
         self.pages = pages
     }
 
