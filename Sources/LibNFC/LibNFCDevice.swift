@@ -130,7 +130,7 @@ public final class LibNFCDevice: @unchecked Sendable {
         let n = try bytes.withUnsafeBufferPointer { tx in
             try reply.withUnsafeMutableBufferPointer { rx in
                 try check(nfc_initiator_transceive_bytes(h, tx.baseAddress, tx.count, rx.baseAddress, capacity,
-                                                         Self.milliseconds(timeout)))
+                                                         Self.libnfcMilliseconds(timeout)))
             }
         }
         return Array(reply.prefix(min(n, capacity)))
@@ -161,7 +161,10 @@ public final class LibNFCDevice: @unchecked Sendable {
     }
 
     /// `frame` followed by its CRC_A, computed by libnfc's iso14443a_crc_append.
+    /// (libnfc's loop reads past the end of an empty frame, so an empty frame gets the CRC_A
+    /// initial value `63 63` here without calling it.)
     public static func appendingCRCA(_ frame: [UInt8]) -> [UInt8] {
+        if frame.isEmpty { return [0x63, 0x63] }
         var buffer = frame + [0, 0]
         buffer.withUnsafeMutableBufferPointer { iso14443a_crc_append($0.baseAddress, frame.count) }
         return buffer
@@ -191,10 +194,12 @@ public final class LibNFCDevice: @unchecked Sendable {
     }
 
     /// libnfc's timeout argument: milliseconds, 0 = none.
-    static func milliseconds(_ timeout: Duration?) -> Int32 {
+    static func libnfcMilliseconds(_ timeout: Duration?) -> Int32 {
         guard let timeout else { return 0 }
         let c = timeout.components
-        let ms = c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000
+        let (whole, overflow) = c.seconds.multipliedReportingOverflow(by: 1000)
+        if overflow { return c.seconds < 0 ? 1 : Int32.max }
+        let ms = whole.addingReportingOverflow(c.attoseconds / 1_000_000_000_000_000).partialValue
         return Int32(clamping: max(1, ms))
     }
 }
