@@ -54,6 +54,8 @@ final class LibNFCMonitor: ReaderMonitor, @unchecked Sendable {
     }
 
     private func run() {
+        // The OS thread name, so tools (and the benchmark) can find this thread's CPU time.
+        try? "LibNFCMonitor".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
         var states = [DeviceState](repeating: DeviceState(), count: slots.count)
         defer { condition.withLock { finished = true; condition.broadcast() } }
         while !isStopping {

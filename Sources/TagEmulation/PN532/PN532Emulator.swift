@@ -129,6 +129,8 @@ public final class PN532Emulator: @unchecked Sendable {
     // MARK: - The serving thread
 
     private func serve(_ pty: PseudoTerminal, wake: Int32) {
+        // The OS thread name (pthread_setname_np is not visible from Swift's Glibc module).
+        try? "PN532Emulator".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
         var decoder = PN532FrameDecoder()
         var lastReply: [UInt8] = []
         while true {
