@@ -90,7 +90,10 @@ public final class LibNFCBackend: ReaderBackend, @unchecked Sendable {
     func slot(for connstring: String) -> LibNFCReaderSlot {
         lock.withLock {
             if let slot = slots[connstring] { return slot }
-            let slot = LibNFCReaderSlot(connstring: connstring, context: { [unowned self] in try self.sharedContext() })
+            let slot = LibNFCReaderSlot(connstring: connstring, context: { [weak self] in
+                guard let self else { throw LibNFCError.noSuchDevice }
+                return try self.sharedContext()
+            })
             slots[connstring] = slot
             return slot
         }
