@@ -1,3 +1,5 @@
+import NDEF
+
 /// Decodes the URL on a Zebra printer's NFC tag ("Print Touch", specs/zebra.md §1) into a
 /// ``PrinterIdentity``.
 ///
@@ -36,18 +38,15 @@ public enum ZebraTag {
     /// - Throws: ``ZebraTagError/unsupportedURIPrefix(_:)`` for an empty payload or another code,
     ///   then whatever ``identity(fromURI:)`` throws.
     public static func identity(fromURIPayload payload: [UInt8]) throws -> PrinterIdentity {
-        guard let code = payload.first, Int(code) < uriPrefixes.count else {
+        guard let code = payload.first, code <= 0x04, let prefix = URIPrefixes.prefix(for: code) else {
             throw ZebraTagError.unsupportedURIPrefix(payload.first)
         }
         // Bounded before decoding; an invalid UTF-8 byte becomes U+FFFD, rejected as a URI character.
         guard payload.count - 1 <= maxURILength else {
-            throw ZebraTagError.uriTooLong(length: payload.count - 1 + uriPrefixes[Int(code)].utf8.count,
-                                           limit: maxURILength)
+            throw ZebraTagError.uriTooLong(length: payload.count - 1 + prefix.utf8.count, limit: maxURILength)
         }
-        return try identity(fromURI: uriPrefixes[Int(code)] + String(decoding: payload.dropFirst(), as: UTF8.self))
+        return try identity(fromURI: prefix + String(decoding: payload.dropFirst(), as: UTF8.self))
     }
-
-    private static let uriPrefixes = ["", "http://www.", "https://www.", "http://", "https://"]
 
     /// Maps decoded query fields to an identity.
     static func identity(fromFields fields: [QueryField]) throws -> PrinterIdentity {

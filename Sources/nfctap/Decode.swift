@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NDEF
+import ZebraPrinter
 
 /// `nfctap decode`: decodes an NDEF message given as hex, a binary file, or stdin.
 struct Decode: ParsableCommand {
@@ -60,14 +61,19 @@ struct Decode: ParsableCommand {
     }
 
     /// Hook for tag-specific additions to the JSON object, appended after `records`
-    /// (the Zebra printer decoding adds `"zebra"` here). None yet.
+    /// (the Zebra printer decoding adds `"zebra"` here).
     static func extraJSONFields(for message: NDEFMessage) -> [(String, JSONValue)] {
-        []
+        PrinterIdentityJSON.fields(for: message)
     }
 
-    /// Hook for tag-specific lines after the record lines of the text output. None yet.
+    /// Tag-specific lines after the record lines of the text output (Zebra printer identity).
     static func extraLines(for message: NDEFMessage) -> [String] {
-        []
+        do {
+            guard let identity = try ZebraTag.identity(from: message) else { return [] }
+            return PrinterIdentityJSON.lines(identity)
+        } catch {
+            return ["Zebra tag, but unusable: " + NDEFText.safe(String(describing: error))]
+        }
     }
 
     /// Writes `nfctap: error: …` to stderr and exits with status 1.
