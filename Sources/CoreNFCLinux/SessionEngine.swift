@@ -44,6 +44,7 @@ final class SessionEngine: @unchecked Sendable {
     private var pending: [TagPresence] = []
     private var pollingPaused = false
     private var batchTimer: (any NFCScheduledAction)?
+    private var batchQueued = false
     private var limitTimer: (any NFCScheduledAction)?
     var connection: ActiveConnection?
 
@@ -216,10 +217,16 @@ final class SessionEngine: @unchecked Sendable {
         let fresh = present.filter { p in p.reportedGeneration != current && !pending.contains { $0 === p } }
         guard !fresh.isEmpty else { return }
         pending += fresh
-        guard batchTimer == nil else { return }
+        guard batchTimer == nil, !batchQueued else { return }
         let window = configuration.batchWindow
         if window <= .zero {
-            fireBatch()
+            // No window: the batch holds every event already queued (the readers' initial report).
+            batchQueued = true
+            queue.async { [weak self] in
+                guard let self else { return }
+                self.batchQueued = false
+                self.fireBatch()
+            }
         } else {
             batchTimer = schedule(after: window) { [weak self] in self?.fireBatch() }
         }
