@@ -87,7 +87,8 @@ public class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Se
     /// Ends the session showing `errorMessage` to the user; the delegate gets 200.
     public func invalidate(errorMessage: String) {
         if !errorMessage.isEmpty { showAlert(errorMessage) }
-        engine.invalidate(NFCReaderError(.readerSessionInvalidationErrorUserCanceled, message: errorMessage), byUser: true)
+        engine.invalidate(NFCReaderError(.readerSessionInvalidationErrorUserCanceled,
+                                         message: errorMessage.isEmpty ? nil : errorMessage), byUser: true)
     }
 
     /// Linux: ends the session for `reason` (the CLI's SIGINT handler passes `.signal(SIGINT)`).
