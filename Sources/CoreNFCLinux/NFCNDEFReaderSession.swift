@@ -82,9 +82,12 @@ public final class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
     public static func readOnce(configuration: NFCSessionConfiguration = NFCSessionConfiguration(),
                                 environment: NFCReaderEnvironment = .shared) async throws -> NFCNDEFMessage {
         let session = NFCNDEFReaderSession(invalidateAfterFirstRead: true, configuration: configuration, environment: environment)
+        var first: NFCNDEFMessage?
+        // Iterate to the end: after the message the session ends (204), so on return it is over.
         for try await event in session.events {
-            if case let .ndefRead(message, _) = event { return message }
+            if case let .ndefRead(message, _) = event, first == nil { first = message }
         }
+        if let first { return first }
         throw NFCReaderError(.readerSessionInvalidationErrorUserCanceled, message: "cancelled before a tag was read")
     }
 
