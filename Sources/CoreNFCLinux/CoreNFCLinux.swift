@@ -1,2 +1,14 @@
 // The Core NFC-compatible API. Re-exports the NDEF types so one import is enough.
+//
+// Same names and semantics as Apple's Core NFC (shared/specs/corenfc.md); what Linux adds or
+// does differently:
+// - `NFCSessionConfiguration` (reader filter, time limit or none, kiosk hot-plug, batch window,
+//   ISO 7816 AIDs to select, where alert messages go) and `NFCReaderEnvironment` (backends,
+//   tag logic, clock) are passed to the `…configuration:environment:` initializers; Apple's
+//   initializers use the defaults and `NFCReaderEnvironment.shared`.
+// - `session.events` is an AsyncSequence of `NFCSessionEvent`; `NFCNDEFReaderSession.readOnce()`.
+// - `invalidate(reason:)` for Ctrl-C / SIGTERM (call it from a DispatchSourceSignal handler, not
+//   from a raw signal handler); `schedule(after:_:)` for delays on the session clock.
+// - Optional delegate methods are protocol requirements with default implementations; see
+//   `NFCNDEFReaderSessionDelegate` for how read-write mode is detected without the ObjC runtime.
 @_exported import NDEF

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Core NFC's `NFCMiFareFamily`, raw values included.
+public enum NFCMiFareFamily: UInt, Sendable {
+    case unknown = 1
+    case ultralight = 2
+    case plus = 3
+    case desfire = 4
+}
+
+/// Core NFC's `NFCMiFareTag`. An NTAG / Ultralight (NFC Forum Type 2) tag is family `.ultralight`.
+public protocol NFCMiFareTag: NFCNDEFTag {
+    var mifareFamily: NFCMiFareFamily { get }
+    var identifier: Data { get }
+    var historicalBytes: Data? { get }
+    /// Sends a native command (without CRC). On Linux the reader decides what passes: READ `30 pp`,
+    /// FAST_READ `3A s e`, WRITE `A2 pp d0 d1 d2 d3` (replies empty data on ACK) and GET_VERSION `60`
+    /// are supported; anything else fails with `.readerErrorUnsupportedFeature`.
+    func sendMiFareCommand(commandPacket: Data, completionHandler: @escaping (Data, (any Error)?) -> Void)
+    /// ISO 7816 APDUs to MIFARE DESFire/Plus cards; Type 2 tags answer `.readerErrorUnsupportedFeature`.
+    func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void)
+}
+
+extension NFCMiFareTag {
+    public func sendMiFareCommand(commandPacket: Data) async throws -> Data {
+        try await withCheckedThrowingContinuation { continuation in
+            sendMiFareCommand(commandPacket: commandPacket) { data, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: data) }
+            }
+        }
+    }
+
+    public func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU) async throws -> (Data, UInt8, UInt8) {
+        try await withCheckedThrowingContinuation { continuation in
+            sendMiFareISO7816Command(apdu) { data, sw1, sw2, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: (data, sw1, sw2)) }
+            }
+        }
+    }
+}

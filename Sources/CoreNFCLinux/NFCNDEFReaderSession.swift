@@ -1,0 +1,200 @@
+import Dispatch
+import Foundation
+import NFCReaders
+
+/// Core NFC's `NFCNDEFReaderSession`: reads NDEF messages, or (when the delegate implements
+/// `readerSession(_:didDetect:)`) hands out tags to read and write.
+///
+/// - Single-read (`invalidateAfterFirstRead: true`): the first message is delivered, then the
+///   session ends with 204.
+/// - Multi-read: each tag is read once per presence; a tag left on the reader is not read again,
+///   it is read again after it left and came back.
+/// - Several tags detected within `configuration.batchWindow` come in one callback.
+public final class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
+    private enum Mode {
+        /// No tags seen yet: whether the delegate implements `didDetect tags` is unknown.
+        case undetermined
+        case readOnly
+        case readWrite
+    }
+
+    private weak var ndefDelegate: (any NFCNDEFReaderSessionDelegate)?
+    private let hasDelegate: Bool
+    public let invalidateAfterFirstRead: Bool
+    private var mode: Mode = .undetermined  // engine queue
+    private let tagsDeclined = Locked(false)
+
+    /// Apple's initializer: the shared environment and the default configuration.
+    public convenience init(delegate: any NFCNDEFReaderSessionDelegate, queue: DispatchQueue?, invalidateAfterFirstRead: Bool) {
+        self.init(delegate: delegate, queue: queue, invalidateAfterFirstRead: invalidateAfterFirstRead,
+                  configuration: NFCSessionConfiguration(), environment: .shared)
+    }
+
+    /// Linux: with a configuration and an environment.
+    public init(delegate: any NFCNDEFReaderSessionDelegate, queue: DispatchQueue?, invalidateAfterFirstRead: Bool,
+                configuration: NFCSessionConfiguration, environment: NFCReaderEnvironment = .shared) {
+        self.ndefDelegate = delegate
+        self.hasDelegate = true
+        self.invalidateAfterFirstRead = invalidateAfterFirstRead
+        super.init(queue: queue, configuration: configuration, environment: environment)
+        engine.host = self
+    }
+
+    /// Linux: a read-only session without a delegate, for the async `events` API.
+    public init(invalidateAfterFirstRead: Bool = false, queue: DispatchQueue? = nil,
+                configuration: NFCSessionConfiguration = NFCSessionConfiguration(), environment: NFCReaderEnvironment = .shared) {
+        self.hasDelegate = false
+        self.invalidateAfterFirstRead = invalidateAfterFirstRead
+        super.init(queue: queue, configuration: configuration, environment: environment)
+        engine.host = self
+    }
+
+    public override var delegate: AnyObject? { ndefDelegate }
+
+    /// Read-write mode: tags handed out so far become invalid; the tags in the field come again in
+    /// a later `readerSession(_:didDetect:)`.
+    public func restartPolling() {
+        engine.restartPolling()
+    }
+
+    /// Read-write mode: connects to `tag`, dropping the connection to any other.
+    public func connect(to tag: any NFCNDEFTag, completionHandler: @escaping ((any Error)?) -> Void) {
+        guard let tag = tag as? SessionTag else {
+            sessionQueue.async {
+                completionHandler(NFCReaderError(.readerErrorInvalidParameter, message: "not a tag of this session"))
+            }
+            return
+        }
+        engine.connect(tag, completion: completionHandler)
+    }
+
+    public func connect(to tag: any NFCNDEFTag) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            connect(to: tag) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+
+    /// Linux: reads one NDEF message (a single-read session) and returns it.
+    /// - Throws: the `NFCReaderError` that ended the session (1 no reader, 201 timeout, …);
+    ///   200 when the task was cancelled.
+    public static func readOnce(configuration: NFCSessionConfiguration = NFCSessionConfiguration(),
+                                environment: NFCReaderEnvironment = .shared) async throws -> NFCNDEFMessage {
+        let session = NFCNDEFReaderSession(invalidateAfterFirstRead: true, configuration: configuration, environment: environment)
+        var first: NFCNDEFMessage?
+        // Iterate to the end: after the message the session ends (204), so on return it is over.
+        for try await event in session.events {
+            if case let .ndefRead(message, _) = event, first == nil { first = message }
+        }
+        if let first { return first }
+        throw NFCReaderError(.readerSessionInvalidationErrorUserCanceled, message: "cancelled before a tag was read")
+    }
+
+    /// Called by the delegate protocol's default `readerSession(_:didDetect:)`.
+    func delegateDoesNotHandleTags() {
+        tagsDeclined.withLock { $0 = true }
+    }
+}
+
+extension NFCNDEFReaderSession: SessionEngineHost {
+    func engineDidBecomeActive(_ engine: SessionEngine) {
+        showInitialAlert()
+        deliver { [self] in ndefDelegate?.readerSessionDidBecomeActive(self) }
+    }
+
+    func engine(_ engine: SessionEngine, didDetect batch: [TagPresence]) {
+        switch mode {
+        case .readOnly:
+            read(batch)
+        case .readWrite:
+            handOut(batch)
+        case .undetermined:
+            if hasDelegate {
+                probeDelegate(with: batch)
+            } else {
+                mode = .readOnly
+                read(batch)
+            }
+        }
+    }
+
+    func engine(_ engine: SessionEngine, didInvalidateWith error: NFCReaderError) {
+        sessionQueue.async { [self] in
+            ndefDelegate?.readerSession(self, didInvalidateWithError: error)
+        }
+    }
+
+    /// Offers the first tags to `readerSession(_:didDetect:)`; if the default implementation
+    /// answered, the session becomes read-only and reads the same tags.
+    private func probeDelegate(with batch: [TagPresence]) {
+        let tags = makeTags(batch)
+        guard !tags.isEmpty else { return }
+        engine.pausePolling()
+        deliver { [self] in
+            guard let delegate = ndefDelegate else { return }
+            delegate.readerSession(self, didDetect: tags)
+            let declined = tagsDeclined.current
+            engine.queue.async { [self] in
+                guard engine.phase == .active else { return }
+                if declined {
+                    mode = .readOnly
+                    read(batch.filter { $0.isPresent })
+                    if engine.phase == .active { engine.resumePolling() }
+                } else {
+                    mode = .readWrite
+                }
+            }
+        }
+    }
+
+    private func handOut(_ batch: [TagPresence]) {
+        let tags = makeTags(batch)
+        guard !tags.isEmpty else { return }
+        engine.pausePolling()
+        deliver { [self] in ndefDelegate?.readerSession(self, didDetect: tags) }
+    }
+
+    private func makeTags(_ batch: [TagPresence]) -> [SessionTag] {
+        let generation = engine.generation
+        return batch.compactMap { presence in
+            switch presence.detected.technology {
+            case .type2: return MiFareSessionTag(engine: engine, presence: presence, generation: generation)
+            case .type4: return ISO7816SessionTag(engine: engine, presence: presence, generation: generation)
+            case .other: return nil
+            }
+        }
+    }
+
+    /// Read-only mode: reads every tag of the batch (single-read: until the first message).
+    private func read(_ batch: [TagPresence]) {
+        var messages: [NFCNDEFMessage] = []
+        var lost: NFCReaderError?
+        for presence in batch where presence.isPresent {
+            switch engine.readMessage(from: presence) {
+            case let .message(message):
+                engine.emit(.ndefRead(message, from: presence.detected))
+                messages.append(message)
+            case let .skipped(error):
+                engine.emit(.readFailed(presence.detected, error))
+            case let .failed(error):
+                engine.emit(.readFailed(presence.detected, error))
+                if error.code == .readerSessionInvalidationErrorSystemIsBusy {
+                    engine.finish(error)
+                    return
+                }
+                lost = lost ?? error
+            }
+            if invalidateAfterFirstRead, !messages.isEmpty { break }
+        }
+        if !messages.isEmpty {
+            deliver { [self] in ndefDelegate?.readerSession(self, didDetectNDEFs: messages) }
+        }
+        guard invalidateAfterFirstRead else { return }
+        if !messages.isEmpty {
+            engine.finish(NFCReaderError(.readerSessionInvalidationErrorFirstNDEFTagRead))
+        } else if let lost {
+            engine.finish(lost)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import NFCTags
+
+/// Core NFC's `NFCNDEFStatus`, raw values included.
+public enum NFCNDEFStatus: UInt, Sendable {
+    case notSupported = 1
+    case readWrite = 2
+    case readOnly = 3
+
+    init(_ status: NDEFTagStatus) {
+        switch status {
+        case .notSupported: self = .notSupported
+        case .readWrite: self = .readWrite
+        case .readOnly: self = .readOnly
+        }
+    }
+}
+
+/// Core NFC's `NFCNDEFTag`: a tag that holds NDEF messages. Completion handlers run on the
+/// session's `sessionQueue`; the `async` forms come from an extension.
+public protocol NFCNDEFTag: AnyObject {
+    /// True while the tag is in the field, the session is active and `restartPolling()` has not
+    /// made this object stale.
+    var isAvailable: Bool { get }
+    /// The tag's NDEF status and capacity (largest message, in bytes).
+    func queryNDEFStatus(completionHandler: @escaping (NFCNDEFStatus, Int, (any Error)?) -> Void)
+    /// Reads the NDEF message. An empty tag gives `.ndefReaderSessionErrorZeroLengthMessage` (403).
+    func readNDEF(completionHandler: @escaping (NFCNDEFMessage?, (any Error)?) -> Void)
+    /// Writes the message tear-safely (the tag layer writes the length last).
+    func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping ((any Error)?) -> Void)
+    /// Makes the tag permanently read-only.
+    func writeLock(completionHandler: @escaping ((any Error)?) -> Void)
+}
+
+extension NFCNDEFTag {
+    public func queryNDEFStatus() async throws -> (NFCNDEFStatus, Int) {
+        try await withCheckedThrowingContinuation { continuation in
+            queryNDEFStatus { status, capacity, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: (status, capacity)) }
+            }
+        }
+    }
+
+    public func readNDEF() async throws -> NFCNDEFMessage {
+        try await withCheckedThrowingContinuation { continuation in
+            readNDEF { message, error in
+                if let message, error == nil {
+                    continuation.resume(returning: message)
+                } else {
+                    continuation.resume(throwing: error ?? NFCReaderError(.readerTransceiveErrorTagResponseError))
+                }
+            }
+        }
+    }
+
+    public func writeNDEF(_ ndefMessage: NFCNDEFMessage) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            writeNDEF(ndefMessage) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+
+    public func writeLock() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            writeLock { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+}

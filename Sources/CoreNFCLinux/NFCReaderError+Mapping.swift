@@ -1,0 +1,59 @@
+import NFCReaders
+import NFCTags
+
+/// What a failed exchange was doing: the same tag failure maps to different Core NFC codes
+/// for a read (102) and for a write (401).
+enum TagOperationKind {
+    case read
+    case write
+    case command
+}
+
+extension NFCReaderError {
+    /// Translates a tag-layer error (shared/specs/corenfc.md, "On Linux the natural causes map as").
+    init(_ error: TagError, during kind: TagOperationKind) {
+        let text = error.description
+        switch error {
+        case .tagLost, .readerGone, .timeout:
+            self.init(.readerTransceiveErrorTagConnectionLost, message: text)
+        case .readerBusy:
+            self.init(.readerSessionInvalidationErrorSystemIsBusy, message: text)
+        case .readOnly:
+            self.init(.ndefReaderSessionErrorTagNotWritable, message: text)
+        case .messageTooLarge:
+            self.init(.ndefReaderSessionErrorTagSizeTooSmall, message: text)
+        case .unsupported, .notNDEFFormatted:
+            self.init(.readerErrorUnsupportedFeature, message: text)
+        case .status, .nak, .malformedReply, .invalidTagData, .transport:
+            self.init(kind == .write ? .ndefReaderSessionErrorTagUpdateFailure : .readerTransceiveErrorTagResponseError,
+                      message: text)
+        }
+    }
+
+    /// Translates a reader-level error met while connecting to or talking to a tag.
+    init(_ error: ReaderError) {
+        let text = error.description
+        switch error {
+        case .readerBusy:
+            self.init(.readerSessionInvalidationErrorSystemIsBusy, message: text)
+        case .tagGone, .readerGone:
+            self.init(.readerTransceiveErrorTagConnectionLost, message: text)
+        case .serviceUnavailable, .noReaders, .readerNotFound, .ambiguousReader:
+            self.init(.readerErrorUnsupportedFeature, message: text)
+        case .other:
+            self.init(.readerTransceiveErrorTagResponseError, message: text)
+        }
+    }
+
+    /// Any error thrown below the session layer.
+    static func from(_ error: any Error, during kind: TagOperationKind) -> NFCReaderError {
+        switch error {
+        case let e as NFCReaderError: return e
+        case let e as TagError: return NFCReaderError(e, during: kind)
+        case let e as ReaderError: return NFCReaderError(e)
+        default:
+            return NFCReaderError(kind == .write ? .ndefReaderSessionErrorTagUpdateFailure : .readerTransceiveErrorTagResponseError,
+                                  message: String(describing: error))
+        }
+    }
+}

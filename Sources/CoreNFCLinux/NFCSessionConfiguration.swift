@@ -1,0 +1,47 @@
+import Foundation
+import NFCReaders
+
+/// Which readers a session listens to.
+public enum NFCReaderFilter: Sendable, Equatable {
+    /// Every attached reader (the default).
+    case all
+    /// Readers whose name contains the text, ignoring case (`--reader ACR122`).
+    case nameContains(String)
+    /// The reader with exactly this name.
+    case exactName(String)
+
+    func matches(_ reader: ReaderInfo) -> Bool {
+        switch self {
+        case .all: return true
+        case let .nameContains(text): return reader.name.range(of: text, options: .caseInsensitive) != nil
+        case let .exactName(name): return reader.name == name
+        }
+    }
+}
+
+/// Linux additions to a session: what iOS decides for the app, a desk or kiosk tool chooses.
+/// Set `session.configuration` before `begin()`; later changes are ignored.
+public struct NFCSessionConfiguration: Sendable {
+    /// The session ends with `.readerSessionInvalidationErrorSessionTimeout` (201) this long after
+    /// `begin()`. iOS: 60 s. nil = no limit.
+    public var timeLimit: Duration? = .seconds(60)
+    /// Readers the session uses; readers plugged in later that match join the session.
+    public var readerFilter: NFCReaderFilter = .all
+    /// true (iOS behaviour): a reader unplugged or the reader service lost mid-session ends the
+    /// session with 202. false (kiosk): that reader's tags are lost and the session goes on,
+    /// waiting for readers; `begin()` then also accepts zero readers.
+    public var readerRemovalEndsSession: Bool = true
+    /// Tags arriving within this window of the first are reported together in one callback.
+    public var batchWindow: Duration = .milliseconds(100)
+    /// Connect to tags exclusively (PC/SC `SCARD_SHARE_EXCLUSIVE`).
+    public var exclusiveAccess: Bool = true
+    /// Application identifiers tried in order with SELECT when connecting to an ISO 7816 tag
+    /// (iOS reads them from Info.plist); the first answered with 90 00 becomes `initialSelectedAID`.
+    public var iso7816SelectIdentifiers: [[UInt8]] = []
+    /// Shows `alertMessage` and `invalidate(errorMessage:)` texts to the user. Default: stderr.
+    public var alertHandler: @Sendable (String) -> Void = { message in
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+
+    public init() {}
+}

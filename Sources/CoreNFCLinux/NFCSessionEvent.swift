@@ -1,0 +1,37 @@
+import NFCReaders
+
+/// Linux: what a session reports on its `events` sequence.
+public enum NFCSessionEvent: @unchecked Sendable {
+    // @unchecked: the message is created for the event and not kept by the session.
+
+    case readerAdded(ReaderInfo)
+    case readerRemoved(ReaderInfo)
+    case tagArrived(DetectedTag)
+    /// A read-only session read this message from the tag.
+    case ndefRead(NFCNDEFMessage, from: DetectedTag)
+    /// A read-only session could not read the tag (not NDEF, empty, gone); the session goes on
+    /// unless the error also ends it.
+    case readFailed(DetectedTag, NFCReaderError)
+    case tagLeft(DetectedTag)
+}
+
+/// The `events` of a session: iterate once per consumer.
+public struct NFCSessionEvents: AsyncSequence {
+    public typealias Element = NFCSessionEvent
+
+    let session: NFCReaderSession
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<NFCSessionEvent, any Error>.AsyncIterator
+
+        public mutating func next() async throws -> NFCSessionEvent? {
+            try await base.next()
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        let stream = session.engine.subscribe()
+        session.begin()
+        return AsyncIterator(base: stream.makeAsyncIterator())
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Core NFC's `NFCTag`: what an `NFCTagReaderSession` detects. Linux readers produce `.iso7816`
+/// (ISO-DEP cards, Type 4) and `.miFare` (Type 2, family `.ultralight`); the other cases exist so
+/// code written for iOS compiles unchanged.
+public enum NFCTag {
+    case feliCa(any NFCFeliCaTag)
+    case iso7816(any NFCISO7816Tag)
+    case iso15693(any NFCISO15693Tag)
+    case miFare(any NFCMiFareTag)
+
+    public var isAvailable: Bool { ndefTag.isAvailable }
+
+    var ndefTag: any NFCNDEFTag {
+        switch self {
+        case let .feliCa(tag): return tag
+        case let .iso7816(tag): return tag
+        case let .iso15693(tag): return tag
+        case let .miFare(tag): return tag
+        }
+    }
+}
+
+/// Core NFC's `NFCFeliCaTag`. Never produced on Linux (no FeliCa polling).
+public protocol NFCFeliCaTag: NFCNDEFTag {
+    var currentSystemCode: Data { get }
+    var currentIDm: Data { get }
+}
+
+/// Core NFC's `NFCISO15693Tag`. Never produced on Linux (no ISO 15693 polling).
+public protocol NFCISO15693Tag: NFCNDEFTag {
+    var identifier: Data { get }
+    var icManufacturerCode: Int { get }
+    var icSerialNumber: Data { get }
+}

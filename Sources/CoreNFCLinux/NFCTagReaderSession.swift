@@ -1,0 +1,107 @@
+import Dispatch
+import Foundation
+import NFCReaders
+
+/// Core NFC's `NFCTagReaderSession`: detects tags by technology and talks to them directly
+/// (APDUs to `.iso7816` tags, native commands to `.miFare` tags), NDEF included.
+public final class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
+    /// Apple's polling options, raw values included. Linux readers poll ISO 14443 only.
+    public struct PollingOption: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        public static let iso14443 = PollingOption(rawValue: 1)
+        public static let iso15693 = PollingOption(rawValue: 2)
+        public static let iso18092 = PollingOption(rawValue: 4)
+        public static let pace = PollingOption(rawValue: 8)
+    }
+
+    public let pollingOption: PollingOption
+    private weak var tagDelegate: (any NFCTagReaderSessionDelegate)?
+
+    /// Apple's initializer. nil for an empty polling option.
+    public convenience init?(pollingOption: PollingOption, delegate: any NFCTagReaderSessionDelegate, queue: DispatchQueue? = nil) {
+        self.init(pollingOption: pollingOption, delegate: delegate, queue: queue,
+                  configuration: NFCSessionConfiguration(), environment: .shared)
+    }
+
+    /// Linux: with a configuration and an environment. nil for an empty polling option.
+    public init?(pollingOption: PollingOption, delegate: any NFCTagReaderSessionDelegate, queue: DispatchQueue? = nil,
+                 configuration: NFCSessionConfiguration, environment: NFCReaderEnvironment = .shared) {
+        guard !pollingOption.isEmpty else { return nil }
+        self.pollingOption = pollingOption
+        self.tagDelegate = delegate
+        super.init(queue: queue, configuration: configuration, environment: environment)
+        engine.host = self
+    }
+
+    public override var delegate: AnyObject? { tagDelegate }
+
+    /// The tag of the last successful `connect(to:)`, until another connect, `restartPolling()`,
+    /// the tag leaving or the session ending.
+    public var connectedTag: NFCTag? { engine.connectedTag?.asNFCTag }
+
+    /// Starts polling; without `.iso14443` in the polling option there is nothing Linux readers
+    /// can poll for and the session ends with `.readerErrorUnsupportedFeature`.
+    public override func begin() {
+        guard pollingOption.contains(.iso14443) else {
+            engine.invalidate(NFCReaderError(.readerErrorUnsupportedFeature,
+                                             message: "Linux readers poll ISO 14443 only; add .iso14443 to the polling option"),
+                              byUser: false)
+            return
+        }
+        super.begin()
+    }
+
+    /// Tags handed out so far become invalid; the tags in the field come again in a later
+    /// `tagReaderSession(_:didDetect:)`.
+    public func restartPolling() {
+        engine.restartPolling()
+    }
+
+    /// Connects to `tag`, dropping the connection to any other.
+    public func connect(to tag: NFCTag, completionHandler: @escaping ((any Error)?) -> Void) {
+        guard let tag = tag.ndefTag as? SessionTag else {
+            sessionQueue.async {
+                completionHandler(NFCReaderError(.readerErrorInvalidParameter, message: "not a tag of this session"))
+            }
+            return
+        }
+        engine.connect(tag, completion: completionHandler)
+    }
+
+    public func connect(to tag: NFCTag) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            connect(to: tag) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+}
+
+extension NFCTagReaderSession: SessionEngineHost {
+    func engineDidBecomeActive(_ engine: SessionEngine) {
+        showInitialAlert()
+        deliver { [self] in tagDelegate?.tagReaderSessionDidBecomeActive(self) }
+    }
+
+    func engine(_ engine: SessionEngine, didDetect batch: [TagPresence]) {
+        let generation = engine.generation
+        let tags: [NFCTag] = batch.compactMap { presence in
+            switch presence.detected.technology {
+            case .type2: return .miFare(MiFareSessionTag(engine: engine, presence: presence, generation: generation))
+            case .type4: return .iso7816(ISO7816SessionTag(engine: engine, presence: presence, generation: generation))
+            case .other: return nil
+            }
+        }
+        guard !tags.isEmpty else { return }
+        engine.pausePolling()
+        deliver { [self] in tagDelegate?.tagReaderSession(self, didDetect: tags) }
+    }
+
+    func engine(_ engine: SessionEngine, didInvalidateWith error: NFCReaderError) {
+        sessionQueue.async { [self] in
+            tagDelegate?.tagReaderSession(self, didInvalidateWithError: error)
+        }
+    }
+}

@@ -1,0 +1,388 @@
+import Dispatch
+import Foundation
+import NFCReaders
+import NFCTags
+
+/// What a session class does with the engine's news. Called on the engine queue.
+protocol SessionEngineHost: AnyObject {
+    func engineDidBecomeActive(_ engine: SessionEngine)
+    /// Tags that arrived within one batch window (polling is running).
+    func engine(_ engine: SessionEngine, didDetect batch: [TagPresence])
+    /// The session ended; called exactly once.
+    func engine(_ engine: SessionEngine, didInvalidateWith error: NFCReaderError)
+}
+
+/// The state machine shared by every session class: readers, tag presence, batching, polling,
+/// the time limit, connections, one invalidation. All work (including blocking tag I/O) runs on
+/// one serial queue; state read from other threads sits behind `state`.
+final class SessionEngine: @unchecked Sendable {
+    enum Phase { case idle, starting, active, invalidated }
+
+    struct State {
+        var phase: Phase = .idle
+        var configuration: NFCSessionConfiguration
+        /// Bumped by `restartPolling()`: tag objects of older generations are stale.
+        var generation = 0
+        var finalError: NFCReaderError?
+        /// `invalidate()` was called: deliveries still queued are dropped.
+        var invalidatedByUser = false
+        var connectedTag: SessionTag?
+        var subscribers: [UUID: AsyncThrowingStream<NFCSessionEvent, any Error>.Continuation] = [:]
+    }
+
+    let queue = DispatchQueue(label: "nfctap.session.engine")
+    let sessionQueue: DispatchQueue
+    let environment: NFCReaderEnvironment
+    weak var host: (any SessionEngineHost)?
+    let state: Locked<State>
+
+    // Engine-queue state.
+    private var retainedHost: (any SessionEngineHost)?
+    private var monitors: [any ReaderMonitor] = []
+    private var readers: [String: (info: ReaderInfo, backend: any ReaderBackend)] = [:]
+    private var present: [TagPresence] = []
+    private var pending: [TagPresence] = []
+    private var pollingPaused = false
+    private var batchTimer: (any NFCScheduledAction)?
+    private var batchQueued = false
+    private var limitTimer: (any NFCScheduledAction)?
+    var connection: ActiveConnection?
+
+    init(sessionQueue: DispatchQueue, configuration: NFCSessionConfiguration, environment: NFCReaderEnvironment) {
+        self.sessionQueue = sessionQueue
+        self.environment = environment
+        self.state = Locked(State(configuration: configuration))
+    }
+
+    var configuration: NFCSessionConfiguration { state.current.configuration }
+    var phase: Phase { state.current.phase }
+    var isReady: Bool { phase == .active }
+    var generation: Int { state.current.generation }
+    var connectedTag: SessionTag? { state.current.connectedTag }
+
+    // MARK: Starting
+
+    /// Starts the session once; later calls do nothing (a session is not reusable).
+    func begin() {
+        let proceed = state.withLock { s -> Bool in
+            guard s.phase == .idle else { return false }
+            s.phase = .starting
+            return true
+        }
+        guard proceed else { return }
+        queue.async { self.start() }
+    }
+
+    private func start() {
+        guard phase == .starting else { return }
+        retainedHost = host  // the "system" keeps an active session alive, as on iOS
+        guard environment.slot.acquire(self) else {
+            finish(NFCReaderError(.readerSessionInvalidationErrorSystemIsBusy,
+                                  message: "another NFC reader session is already active"))
+            return
+        }
+        let config = configuration
+        let backends: [any ReaderBackend]
+        do {
+            backends = try environment.makeBackends()
+        } catch {
+            finish(NFCReaderError(.readerErrorUnsupportedFeature, message: String(describing: error)))
+            return
+        }
+        var attached: [ReaderInfo] = []
+        var failures: [any Error] = []
+        var usable: [any ReaderBackend] = []
+        for backend in backends {
+            do {
+                attached += try backend.listReaders()
+                usable.append(backend)
+            } catch {
+                failures.append(error)
+            }
+        }
+        let selected = attached.filter { config.readerFilter.matches($0) }
+        if usable.isEmpty || (selected.isEmpty && config.readerRemovalEndsSession) {
+            finish(NFCReaderError(.readerErrorUnsupportedFeature,
+                                  message: Self.noReaderMessage(attached: attached, failures: failures, filter: config.readerFilter)))
+            return
+        }
+        for backend in usable {
+            do {
+                let monitor = try backend.startMonitoring { [weak self, weak backend] event in
+                    guard let self, let backend else { return }
+                    self.queue.async { self.handle(event, from: backend) }
+                }
+                monitors.append(monitor)
+            } catch {
+                failures.append(error)
+            }
+        }
+        if monitors.isEmpty {
+            finish(NFCReaderError(.readerErrorUnsupportedFeature,
+                                  message: Self.noReaderMessage(attached: [], failures: failures, filter: config.readerFilter)))
+            return
+        }
+        if let limit = config.timeLimit {
+            limitTimer = schedule(after: limit) { [weak self] in
+                self?.finish(NFCReaderError(.readerSessionInvalidationErrorSessionTimeout,
+                                            message: "session timeout after \(limit)"))
+            }
+        }
+        state.withLock { $0.phase = .active }
+        host?.engineDidBecomeActive(self)
+    }
+
+    /// Error 1's message: says what is missing and how to fix it.
+    static func noReaderMessage(attached: [ReaderInfo], failures: [any Error], filter: NFCReaderFilter) -> String {
+        let hints = failures.map { String(describing: $0) }
+        if attached.isEmpty {
+            if !hints.isEmpty { return hints.joined(separator: "; ") }
+            return "no NFC reader is attached: plug in a reader (and check that pcscd is running: `sudo systemctl start pcscd`)"
+        }
+        let names = attached.map(\.name).joined(separator: ", ")
+        switch filter {
+        case .all: return "no usable NFC reader (attached: \(names))"
+        case let .nameContains(text), let .exactName(text):
+            return "no reader matches \"\(text)\" (attached: \(names)); choose one of those names"
+        }
+    }
+
+    // MARK: Reader events
+
+    private func handle(_ event: ReaderEvent, from backend: any ReaderBackend) {
+        guard phase == .active else { return }
+        switch event {
+        case let .readerAdded(info):
+            guard configuration.readerFilter.matches(info), readers[info.name] == nil else { return }
+            readers[info.name] = (info, backend)
+            emit(.readerAdded(info))
+        case let .readerRemoved(info):
+            guard readers[info.name] != nil else { return }
+            removeReader(info)
+            if configuration.readerRemovalEndsSession {
+                finish(NFCReaderError(.readerSessionInvalidationErrorSessionTerminatedUnexpectedly,
+                                      message: ReaderError.readerGone(info.name).description))
+            }
+        case let .tagArrived(tag):
+            guard configuration.readerFilter.matches(tag.reader) else { return }
+            if readers[tag.reader.name] == nil {
+                readers[tag.reader.name] = (tag.reader, backend)
+                emit(.readerAdded(tag.reader))
+            }
+            guard !present.contains(where: { $0.matches(tag) }) else { return }
+            present.append(TagPresence(detected: tag, backend: backend))
+            emit(.tagArrived(tag))
+            schedulePolling()
+        case let .tagLeft(tag):
+            guard let presence = present.first(where: { $0.matches(tag) }) else { return }
+            lose(presence)
+        case let .serviceLost(error):
+            for (_, reader) in readers where reader.backend === backend {
+                removeReader(reader.info)
+            }
+            if configuration.readerRemovalEndsSession {
+                finish(NFCReaderError(.readerSessionInvalidationErrorSessionTerminatedUnexpectedly, message: error.description))
+            }
+        case .serviceRestored:
+            break  // the backend reports its readers again
+        }
+    }
+
+    private func removeReader(_ info: ReaderInfo) {
+        readers[info.name] = nil
+        for presence in present where presence.detected.reader.name == info.name {
+            lose(presence)
+        }
+        emit(.readerRemoved(info))
+    }
+
+    /// The tag left (or its reader did): objects for it become unavailable, a connection to it closes.
+    private func lose(_ presence: TagPresence) {
+        state.withLock { _ in presence.isPresent = false }
+        present.removeAll { $0 === presence }
+        pending.removeAll { $0 === presence }
+        if connection?.tag.presence === presence {
+            dropConnection()
+        }
+        emit(.tagLeft(presence.detected))
+    }
+
+    // MARK: Polling and batching
+
+    /// Batches every present tag not yet reported in this generation; the batch is handed to
+    /// the host one `batchWindow` after its first tag arrived.
+    private func schedulePolling() {
+        guard phase == .active, !pollingPaused else { return }
+        let current = generation
+        let fresh = present.filter { p in p.reportedGeneration != current && !pending.contains { $0 === p } }
+        guard !fresh.isEmpty else { return }
+        pending += fresh
+        guard batchTimer == nil, !batchQueued else { return }
+        let window = configuration.batchWindow
+        if window <= .zero {
+            // No window: the batch holds every event already queued (the readers' initial report).
+            batchQueued = true
+            queue.async { [weak self] in
+                guard let self else { return }
+                self.batchQueued = false
+                self.fireBatch()
+            }
+        } else {
+            batchTimer = schedule(after: window) { [weak self] in self?.fireBatch() }
+        }
+    }
+
+    private func fireBatch() {
+        batchTimer = nil
+        guard phase == .active, !pollingPaused else { return }
+        let current = generation
+        let batch = pending.filter { $0.isPresent }
+        pending = []
+        guard !batch.isEmpty else { return }
+        for presence in batch { presence.reportedGeneration = current }
+        host?.engine(self, didDetect: batch)
+    }
+
+    /// Stops reporting new tags (after tags were handed to a read-write delegate, as iOS does).
+    func pausePolling() {
+        pollingPaused = true
+        batchTimer?.cancel()
+        batchTimer = nil
+        pending = []
+    }
+
+    /// Reports tags again: those present and not yet reported come in the next batch.
+    func resumePolling() {
+        pollingPaused = false
+        schedulePolling()
+    }
+
+    /// `restartPolling()`: tag objects handed out so far become stale, the connection closes, and
+    /// every tag in the field is reported again as new objects.
+    func restartPolling() {
+        queue.async {
+            guard self.phase == .active else { return }
+            self.state.withLock { $0.generation += 1 }
+            self.dropConnection()
+            self.pending = []
+            self.batchTimer?.cancel()
+            self.batchTimer = nil
+            self.resumePolling()
+        }
+    }
+
+    // MARK: Time
+
+    /// Runs `action` on the engine queue after `delay` of the session clock, unless the session
+    /// ended or the timer was replaced.
+    private func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any NFCScheduledAction {
+        return environment.clock.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            self.queue.async {
+                guard self.phase == .active else { return }
+                action()
+            }
+        }
+    }
+
+    /// Runs `action` on the session queue after `delay` of the session clock, if still active then.
+    func scheduleOnSessionQueue(after delay: Duration, _ action: @escaping () -> Void) {
+        _ = environment.clock.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            self.sessionQueue.async {
+                guard self.phase == .active else { return }
+                action()
+            }
+        }
+    }
+
+    // MARK: Ending
+
+    /// Ends the session from any thread (the app or the CLI): `error` reaches the delegate once.
+    /// Deliveries still queued for the delegate are dropped when `byUser`.
+    func invalidate(_ error: NFCReaderError, byUser: Bool) {
+        let proceed = state.withLock { s -> Bool in
+            guard s.phase != .invalidated else { return false }
+            if byUser { s.invalidatedByUser = true }
+            return true
+        }
+        guard proceed else { return }
+        queue.async { self.finish(error) }
+    }
+
+    /// Ends the session (engine queue). Only the first call has an effect.
+    func finish(_ error: NFCReaderError) {
+        let subscribers: [AsyncThrowingStream<NFCSessionEvent, any Error>.Continuation]? = state.withLock { s in
+            guard s.phase != .invalidated else { return nil }
+            s.phase = .invalidated
+            s.finalError = error
+            s.connectedTag = nil
+            for presence in present { presence.isPresent = false }
+            let all = Array(s.subscribers.values)
+            s.subscribers = [:]
+            return all
+        }
+        guard let subscribers else { return }
+        limitTimer?.cancel()
+        batchTimer?.cancel()
+        limitTimer = nil
+        batchTimer = nil
+        pending = []
+        for monitor in monitors { monitor.stop() }
+        monitors = []
+        connection?.link.disconnect()
+        connection = nil
+        present = []
+        readers = [:]
+        environment.slot.release(self)
+        let host = retainedHost ?? self.host
+        retainedHost = nil
+        host?.engine(self, didInvalidateWith: error)
+        for continuation in subscribers { Self.end(continuation, with: error) }
+    }
+
+    /// Streams end quietly when the user ended the session or the single read completed.
+    private static func end(_ continuation: AsyncThrowingStream<NFCSessionEvent, any Error>.Continuation, with error: NFCReaderError) {
+        switch error.code {
+        case .readerSessionInvalidationErrorUserCanceled, .readerSessionInvalidationErrorFirstNDEFTagRead:
+            continuation.finish()
+        default:
+            continuation.finish(throwing: error)
+        }
+    }
+
+    /// True when a delivery queued for the delegate may still run.
+    var mayDeliver: Bool { !state.current.invalidatedByUser }
+
+    // MARK: Events
+
+    func emit(_ event: NFCSessionEvent) {
+        let subscribers = state.withLock { Array($0.subscribers.values) }
+        for continuation in subscribers { continuation.yield(event) }
+    }
+
+    /// A new stream of this session's events. Cancelling its consumer invalidates the session (200).
+    func subscribe() -> AsyncThrowingStream<NFCSessionEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let id = UUID()
+            let ended: NFCReaderError? = state.withLock { s in
+                if s.phase == .invalidated { return s.finalError }
+                s.subscribers[id] = continuation
+                return nil
+            }
+            if let ended {
+                Self.end(continuation, with: ended)
+                return
+            }
+            continuation.onTermination = { [weak self] termination in
+                guard let self else { return }
+                self.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+                if case .cancelled = termination {
+                    self.invalidate(NFCReaderError(.readerSessionInvalidationErrorUserCanceled,
+                                                   message: "the task reading the session's events was cancelled"),
+                                    byUser: true)
+                }
+            }
+        }
+    }
+}

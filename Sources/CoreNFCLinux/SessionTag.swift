@@ -1,0 +1,176 @@
+import Foundation
+import NFCReaders
+import NFCTags
+
+/// The object behind every `NFCNDEFTag` a session hands out: one presence of a tag, valid for
+/// one polling generation. Operations run on the session's engine and answer on `sessionQueue`.
+class SessionTag: NSObject, NFCNDEFTag, @unchecked Sendable {
+    let engine: SessionEngine
+    let presence: TagPresence
+    let generation: Int
+
+    init(engine: SessionEngine, presence: TagPresence, generation: Int) {
+        self.engine = engine
+        self.presence = presence
+        self.generation = generation
+    }
+
+    /// The reader-level view of the tag (reader, UID, ATR).
+    var detectedTag: DetectedTag { presence.detected }
+
+    /// This object as Core NFC's tag enum.
+    var asNFCTag: NFCTag? { nil }
+
+    public var isAvailable: Bool { engine.isAvailable(self) }
+
+    public func queryNDEFStatus(completionHandler: @escaping (NFCNDEFStatus, Int, (any Error)?) -> Void) {
+        engine.perform(self, kind: .read, { connection -> (NFCNDEFStatus, Int) in
+            let operations: any NDEFTagOperations
+            do {
+                operations = try connection.ndef()
+            } catch TagError.unsupported, TagError.notNDEFFormatted {
+                return (.notSupported, 0)
+            }
+            let (status, capacity) = try operations.queryNDEFStatus()
+            return (NFCNDEFStatus(status), capacity)
+        }, completion: { result in
+            switch result {
+            case let .success((status, capacity)): completionHandler(status, capacity, nil)
+            case let .failure(error): completionHandler(.notSupported, 0, error)
+            }
+        })
+    }
+
+    public func readNDEF(completionHandler: @escaping (NFCNDEFMessage?, (any Error)?) -> Void) {
+        let decode = engine.environment.decodeMessage
+        engine.perform(self, kind: .read, { connection -> NFCNDEFMessage in
+            let bytes = try connection.ndef().readNDEF()
+            guard !bytes.isEmpty else {
+                throw NFCReaderError(.ndefReaderSessionErrorZeroLengthMessage, message: "the tag holds an empty NDEF message")
+            }
+            do {
+                return try decode(bytes)
+            } catch {
+                throw NFCReaderError(.readerTransceiveErrorTagResponseError, message: "malformed NDEF message: \(error)")
+            }
+        }, completion: { result in
+            switch result {
+            case let .success(message): completionHandler(message, nil)
+            case let .failure(error): completionHandler(nil, error)
+            }
+        })
+    }
+
+    public func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping ((any Error)?) -> Void) {
+        let encode = engine.environment.encodeMessage
+        engine.perform(self, kind: .write, { connection in
+            guard !ndefMessage.records.isEmpty else {
+                throw NFCReaderError(.ndefReaderSessionErrorZeroLengthMessage, message: "the message has no records")
+            }
+            let bytes: [UInt8]
+            do {
+                bytes = try encode(ndefMessage)
+            } catch {
+                throw NFCReaderError(.readerErrorInvalidParameter, message: "the message cannot be encoded: \(error)")
+            }
+            try connection.ndef().writeNDEF(bytes)
+        }, completion: { result in
+            completionHandler(result.failureValue)
+        })
+    }
+
+    public func writeLock(completionHandler: @escaping ((any Error)?) -> Void) {
+        engine.perform(self, kind: .write, { connection in
+            try connection.ndef().writeLock()
+        }, completion: { result in
+            completionHandler(result.failureValue)
+        })
+    }
+}
+
+extension Result {
+    var failureValue: Failure? {
+        if case let .failure(error) = self { return error }
+        return nil
+    }
+}
+
+/// A Type 2 tag (NTAG, Ultralight) as Core NFC shows it: `NFCMiFareTag` of family `.ultralight`.
+final class MiFareSessionTag: SessionTag, NFCMiFareTag, @unchecked Sendable {
+    public var mifareFamily: NFCMiFareFamily { .ultralight }
+    public var identifier: Data { Data(presence.detected.uid) }
+    public var historicalBytes: Data? { nil }
+
+    override var asNFCTag: NFCTag? { .miFare(self) }
+
+    public func sendMiFareCommand(commandPacket: Data, completionHandler: @escaping (Data, (any Error)?) -> Void) {
+        let packet = [UInt8](commandPacket)
+        engine.perform(self, kind: .command, { connection -> [UInt8] in
+            guard let link = connection.link.type2 else {
+                throw NFCReaderError(.readerErrorUnsupportedFeature, message: "the reader offers no Type 2 command channel")
+            }
+            return try Type2Command.send(packet, over: link)
+        }, completion: { result in
+            switch result {
+            case let .success(reply): completionHandler(Data(reply), nil)
+            case let .failure(error): completionHandler(Data(), error)
+            }
+        })
+    }
+
+    public func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU,
+                                         completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void) {
+        engine.perform(self, kind: .command, { _ -> Void in
+            throw NFCReaderError(.readerErrorUnsupportedFeature, message: "a MIFARE Ultralight tag takes no ISO 7816 APDUs")
+        }, completion: { result in
+            completionHandler(Data(), 0, 0, result.failureValue)
+        })
+    }
+}
+
+/// An ISO-DEP card (NFC Forum Type 4, smart cards) as Core NFC shows it.
+final class ISO7816SessionTag: SessionTag, NFCISO7816Tag, @unchecked Sendable {
+    private let selectedAID = Locked("")
+
+    public var initialSelectedAID: String { selectedAID.current }
+    public var identifier: Data { Data(presence.detected.uid) }
+    public var historicalBytes: Data? {
+        presence.detected.historicalBytes.isEmpty ? nil : Data(presence.detected.historicalBytes)
+    }
+    public var applicationData: Data? { nil }
+    public var proprietaryApplicationDataCoding: Bool { false }
+
+    override var asNFCTag: NFCTag? { .iso7816(self) }
+
+    /// Tries SELECT by name (`00 A4 04 00 Lc AID 00`) for each AID in order; the first answered
+    /// with 90 00 becomes `initialSelectedAID` (iOS does this with the Info.plist list).
+    func selectInitialApplication(from aids: [[UInt8]], over channel: any Transceiver) {
+        for aid in aids where !aid.isEmpty && aid.count <= 16 {
+            let command: [UInt8] = [0x00, 0xA4, 0x04, 0x00, UInt8(aid.count)] + aid + [0x00]
+            guard let reply = try? channel.transceive(command), reply.count >= 2,
+                  reply[reply.count - 2] == 0x90, reply[reply.count - 1] == 0x00 else { continue }
+            selectedAID.withLock { $0 = aid.hexString }
+            return
+        }
+    }
+
+    public func sendCommand(apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void) {
+        engine.perform(self, kind: .command, { connection -> (Data, UInt8, UInt8) in
+            let command = try apdu.encoded()
+            guard let channel = connection.link.apdu else {
+                throw NFCReaderError(.readerErrorUnsupportedFeature, message: "the reader offers no APDU channel for this tag")
+            }
+            let reply = try channel.transceive(command)
+            guard reply.count >= 2 else {
+                throw NFCReaderError(.readerTransceiveErrorTagResponseError,
+                                     message: "reply of \(reply.count) bytes has no status word")
+            }
+            return (Data(reply.dropLast(2)), reply[reply.count - 2], reply[reply.count - 1])
+        }, completion: { result in
+            switch result {
+            case let .success((data, sw1, sw2)): completionHandler(data, sw1, sw2, nil)
+            case let .failure(error): completionHandler(Data(), 0, 0, error)
+            }
+        })
+    }
+}

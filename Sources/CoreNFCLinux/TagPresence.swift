@@ -1,0 +1,45 @@
+import NFCReaders
+import NFCTags
+
+/// One arrival of a tag on a reader the session uses, from `tagArrived` to `tagLeft`.
+final class TagPresence: @unchecked Sendable {
+    // `isPresent` is guarded by the engine's state lock; the rest is immutable or engine-queue only.
+    let detected: DetectedTag
+    let backend: any ReaderBackend
+    /// False once the tag left, its reader went away or the session ended.
+    var isPresent = true
+    /// The polling generation in which the tag was last reported; nil = not yet.
+    var reportedGeneration: Int?
+
+    init(detected: DetectedTag, backend: any ReaderBackend) {
+        self.detected = detected
+        self.backend = backend
+    }
+
+    func matches(_ tag: DetectedTag) -> Bool {
+        detected.reader.name == tag.reader.name && detected.uid == tag.uid && detected.presence == tag.presence
+    }
+}
+
+/// An open connection and, made on first use, the NDEF logic on top of it.
+final class ActiveConnection {
+    let tag: SessionTag
+    let link: any TagConnection
+    private let makeOperations: (any TagConnection) throws -> any NDEFTagOperations
+    private var operations: (any NDEFTagOperations)?
+
+    init(tag: SessionTag, link: any TagConnection, makeOperations: @escaping (any TagConnection) throws -> any NDEFTagOperations) {
+        self.tag = tag
+        self.link = link
+        self.makeOperations = makeOperations
+    }
+
+    /// The Type 2 / Type 4 NDEF logic for this tag.
+    /// - Throws: whatever the factory throws (`TagError.unsupported` for other tags).
+    func ndef() throws -> any NDEFTagOperations {
+        if let operations { return operations }
+        let made = try makeOperations(link)
+        operations = made
+        return made
+    }
+}
