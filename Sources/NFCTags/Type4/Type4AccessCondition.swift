@@ -40,7 +40,7 @@ public enum Type4AccessCondition: Equatable, Hashable, Sendable, CustomStringCon
 }
 
 extension String {
-    func leftPadded(to width: Int) -> String {
+    fileprivate func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -1,7 +1,7 @@
 // How many bytes each READ BINARY / UPDATE BINARY moves (specs/tags-and-readers.md §2).
 
 /// Per-command byte limits for one tag and reader.
-struct Limits {
+struct Type4Limits {
     /// Data bytes per B0 read (Le) and per D6 write (Lc).
     let read: Int
     let write: Int

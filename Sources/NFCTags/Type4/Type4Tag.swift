@@ -67,7 +67,7 @@ public final class Type4Tag: NDEFTagOperations {
         }
         try selectFile(cc.ndefFileID, legacy: session.legacy)
         let lengthSize = cc.lengthFieldSize
-        let limits = Limits(cc: cc, extendedLength: extendedLength)
+        let limits = Type4Limits(cc: cc, extendedLength: extendedLength)
         let first = try readBinary(offset: 0, count: min(limits.read, cc.maxNDEFFileSize))
         guard first.count >= lengthSize else {
             throw TagError.malformedReply("first READ BINARY returned \(first.count) bytes, NLEN needs \(lengthSize)")
@@ -76,7 +76,7 @@ public final class Type4Tag: NDEFTagOperations {
         try validate(nlen: nlen, cc: cc)
         guard nlen > 0 else { return [] }
         var message = Array(first[lengthSize..<min(first.count, lengthSize + nlen)])
-        message.reserveCapacity(nlen)
+        message.reserveCapacity(min(nlen, 0x1_0000))
         while message.count < nlen {
             let offset = lengthSize + message.count
             let count = try nextChunk(offset: offset, remaining: nlen - message.count,
@@ -104,7 +104,7 @@ public final class Type4Tag: NDEFTagOperations {
             throw TagError.messageTooLarge(size: message.count, capacity: cc.capacity)
         }
         let lengthSize = cc.lengthFieldSize
-        let limits = Limits(cc: cc, extendedLength: extendedLength)
+        let limits = Type4Limits(cc: cc, extendedLength: extendedLength)
         // Plan every chunk before the first write, so an unreachable offset fails before anything changes.
         var chunks: [(offset: Int, count: Int)] = []
         var written = 0
@@ -122,7 +122,7 @@ public final class Type4Tag: NDEFTagOperations {
             let start = chunk.offset - lengthSize
             try updateBinary(offset: chunk.offset, data: Array(message[start..<(start + chunk.count)]))
         }
-        try updateBinary(offset: 0, data: bigEndian(message.count, size: lengthSize))
+        try updateBinary(offset: 0, data: (0..<lengthSize).map { UInt8((message.count >> (8 * (lengthSize - 1 - $0))) & 0xFF) })
     }
 
     /// Makes the tag read-only: UPDATE BINARY of `FF` on the CC file's NDEF write-access byte
@@ -177,7 +177,3 @@ public final class Type4Tag: NDEFTagOperations {
     }
 }
 
-/// `value` as `size` big-endian bytes.
-func bigEndian(_ value: Int, size: Int) -> [UInt8] {
-    (0..<size).map { UInt8((value >> (8 * (size - 1 - $0))) & 0xFF) }
-}

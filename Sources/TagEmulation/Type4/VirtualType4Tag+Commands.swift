@@ -70,13 +70,18 @@ extension VirtualType4Tag {
     }
 
     /// The selected file's bytes, or the status word that forbids the access.
-    func currentFile(write: Bool) -> Result<[UInt8], ResponseError> {
+    enum FileAccess {
+        case granted([UInt8])
+        case refused(ResponseAPDU)
+    }
+
+    func currentFile(write: Bool) -> FileAccess {
         switch selectedFile {
-        case .none: return .failure(ResponseError(Self.noCurrentFile))
+        case .none: return .refused(Self.noCurrentFile)
         case .cc:
-            return write && !_ccFileWritable ? .failure(ResponseError(Self.securityNotSatisfied)) : .success(_ccFile)
+            return write && !_ccFileWritable ? .refused(Self.securityNotSatisfied) : .granted(_ccFile)
         case .ndef:
-            return accessGranted(write: write) ? .success(_ndefFile) : .failure(ResponseError(Self.securityNotSatisfied))
+            return accessGranted(write: write) ? .granted(_ndefFile) : .refused(Self.securityNotSatisfied)
         }
     }
 
@@ -106,8 +111,8 @@ extension VirtualType4Tag {
         guard le <= maxResponseLength else { return Self.wrongLength }
         let file: [UInt8]
         switch currentFile(write: false) {
-        case let .failure(error): return error.response
-        case let .success(f): file = f
+        case let .refused(status): return status
+        case let .granted(f): file = f
         }
         guard offset < file.count else { return Self.offsetOutOfRange }
         if odo {
@@ -137,18 +142,12 @@ extension VirtualType4Tag {
         guard lc <= maxCommandLength else { return Self.wrongLength }
         var file: [UInt8]
         switch currentFile(write: true) {
-        case let .failure(error): return error.response
-        case let .success(f): file = f
+        case let .refused(status): return status
+        case let .granted(f): file = f
         }
         guard offset < file.count, offset + data.count <= file.count else { return Self.offsetOutOfRange }
         file.replaceSubrange(offset..<(offset + data.count), with: data)
         store(file)
         return Self.ok
     }
-}
-
-/// A status word carried through `Result`.
-struct ResponseError: Error {
-    let response: ResponseAPDU
-    init(_ response: ResponseAPDU) { self.response = response }
 }
