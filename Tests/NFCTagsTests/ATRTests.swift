@@ -31,7 +31,8 @@ struct ATRTests {
         StorageVector(atr: "3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 3A 00 00 00 00 51", name: .mifareUltralightC),
         StorageVector(atr: "3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 3D 00 00 00 00 56", name: .mifareUltralightEV1),
         StorageVector(atr: "3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 3B 00 00 00 00 50", name: .felica),
-        StorageVector(atr: "3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 26 00 00 00 00 4D", name: .unknown(0x0026)),
+        StorageVector(atr: "3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 26 00 00 00 00 4D", name: .mifareMini),
+        StorageVector(atr: "3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 44 00 00 00 00 2F", name: .unknown(0x0044)),
     ])
     func storageCards(_ v: StorageVector) throws {
         let atr = try ATR(bytes: T4.hex(v.atr))
