@@ -3,7 +3,7 @@
 # Every Debian package the project needs to build, test and run. One list, one place.
 NFCTAP_DEBIAN_PACKAGES=(
     pkg-config
-    libpcsclite-dev pcscd vsmartcard-vpcd pcsc-tools   # PC/SC: build + real daemon + virtual reader driver
+    libpcsclite-dev pcscd libccid vsmartcard-vpcd pcsc-tools   # PC/SC: build, daemon, USB CCID driver, virtual reader
     libnfc-dev libnfc-bin                               # libnfc: build + nfc-list / nfc-mfultralight
     libsystemd-dev dbus-daemon python3-dbusmock         # sd-bus client + private bus + BlueZ mock
     systemd udev                                        # systemd-analyze / udevadm for packaging checks

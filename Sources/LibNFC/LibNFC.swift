@@ -1,2 +1,0 @@
-// The libnfc wrapper (issue 5) lives here: every libnfc call in this module.
-import CLibNFC

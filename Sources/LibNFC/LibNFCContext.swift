@@ -1,0 +1,56 @@
+import CLibNFC
+import Foundation
+
+/// A libnfc library context (`nfc_context`). Wraps nfc_init / nfc_exit; devices opened from it
+/// keep it alive. Listing and opening are serialized by an internal lock (libnfc's context is not
+/// thread-safe).
+public final class LibNFCContext: @unchecked Sendable {
+    let handle: OpaquePointer
+    private let lock = NSLock()
+
+    /// Wraps nfc_init. libnfc reads its configuration here: `/etc/nfc/libnfc.conf`,
+    /// `/etc/nfc/devices.d/*.conf`, and the environment variables `LIBNFC_DEFAULT_DEVICE`,
+    /// `LIBNFC_DEVICE` (then the only device), `LIBNFC_AUTO_SCAN`, `LIBNFC_INTRUSIVE_SCAN`,
+    /// `LIBNFC_LOG_LEVEL`. (libnfc 1.8 has no variable naming another configuration file.)
+    /// - Throws: `LibNFCError.software` when libnfc cannot allocate its context.
+    public init() throws {
+        var context: OpaquePointer?
+        nfc_init(&context)
+        guard let context else { throw LibNFCError.software }
+        handle = context
+    }
+
+    deinit { nfc_exit(handle) }
+
+    /// libnfc's version string (`nfc_version`), e.g. "1.8.0".
+    public static var version: String { String(cString: nfc_version()) }
+
+    /// Wraps nfc_list_devices: the connstrings of the configured devices, then of the devices
+    /// found by auto-scan. Empty when there are none. Auto-scan never probes `/dev/pts/*`
+    /// (a PN532 emulator on a pty must be named, e.g. with `LIBNFC_DEVICE`).
+    public func listDevices(max: Int = 16) -> [String] {
+        let slot = nfctap_connstring_size()
+        let count = Swift.max(1, max)
+        var buffer = [CChar](repeating: 0, count: slot * count)
+        let found = lock.withLock {
+            buffer.withUnsafeMutableBufferPointer { nfctap_list_devices(handle, $0.baseAddress, count) }
+        }
+        return (0..<Swift.min(found, count)).map { i in
+            buffer.withUnsafeBufferPointer { p in
+                let start = p.baseAddress! + i * slot
+                // Connstrings are NUL-terminated inside their slot; stop at the slot's end regardless.
+                let length = strnlen(start, slot)
+                return String(decoding: UnsafeRawBufferPointer(start: start, count: length), as: UTF8.self)
+            }
+        }
+    }
+
+    /// Wraps nfc_open: opens the device named by `connstring` (e.g. `pn532_uart:/dev/ttyUSB0`).
+    /// - Throws: `LibNFCError.noSuchDevice` when libnfc cannot open it (libnfc gives no reason;
+    ///   `LIBNFC_LOG_LEVEL=3` prints one).
+    public func open(_ connstring: String) throws -> LibNFCDevice {
+        let device: OpaquePointer? = lock.withLock { nfc_open(handle, connstring) }
+        guard let device else { throw LibNFCError.noSuchDevice }
+        return LibNFCDevice(context: self, handle: device, connstring: connstring)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import LibNFC
+import NFCTags
+
+/// A connection to one tag on a libnfc device. ISO-DEP tags (SAK bit 0x20) get `apdu`,
+/// Type 2 tags (SAK 00) get `type2`. Every command takes the device lock for one exchange.
+final class LibNFCTagConnection: TagConnection {
+    let tag: DetectedTag
+    let apdu: Transceiver?
+    let type2: Type2Link?
+    private let slot: LibNFCReaderSlot
+    private var open = true
+
+    init(tag: DetectedTag, target: LibNFCTarget, slot: LibNFCReaderSlot, timeout: Duration) {
+        self.tag = tag
+        self.slot = slot
+        let exchanger = LibNFCExchanger(slot: slot, uid: target.uid, timeout: timeout)
+        apdu = target.isISODEP ? LibNFCAPDUChannel(exchanger) : nil
+        type2 = (!target.isISODEP && target.sak == 0x00) ? LibNFCType2Link(exchanger) : nil
+    }
+
+    /// libnfc drives no LED or buzzer on a PN53x: this does nothing.
+    func signal(_ feedback: ReaderFeedback) {}
+
+    /// Ends the connection; the tag stays selected and the monitor resumes presence checks.
+    func disconnect() {
+        guard open else { return }
+        open = false
+        slot.endConnection()
+    }
+
+    deinit { disconnect() }
+}
+
+/// One tag exchange through libnfc with the boundary's error translation.
+final class LibNFCExchanger {
+    let slot: LibNFCReaderSlot
+    let uid: [UInt8]
+    let timeout: Duration
+
+    init(slot: LibNFCReaderSlot, uid: [UInt8], timeout: Duration) {
+        self.slot = slot
+        self.uid = uid
+        self.timeout = timeout
+    }
+
+    /// Runs `body` on the device and translates errors into `TagError`.
+    /// ERFTRANS (the PN53x saw no answer, or a NAK, or garbage) is resolved with one
+    /// anticollision round: the same UID answers → `.transport`, else → `.tagLost`.
+    /// The re-selection also wakes a Type 2 tag muted by a NAK.
+    func run<T>(_ body: (LibNFCDevice) throws -> T) throws -> T {
+        do {
+            return try slot.withDevice { device, state in
+                do {
+                    return try body(device)
+                } catch let error as LibNFCError where error == .rfTransmission {
+                    let again = try? device.selectPassiveTarget()
+                    state.target = again
+                    guard let again, again.uid == uid else { throw TagError.tagLost }
+                    throw TagError.transport(code: error.rawValue,
+                                             message: "\(error.message): the tag rejected the command or answered garbage")
+                }
+            }
+        } catch let error as LibNFCError {
+            throw TagError(libnfc: error)
+        } catch let error as LibNFCRawFrameError {
+            throw TagError.malformedReply("\(error)")
+        }
+    }
+
+    /// nfc_initiator_transceive_bytes with easy framing (InDataExchange).
+    func transceive(_ bytes: [UInt8]) throws -> [UInt8] {
+        try run { try $0.transceive(bytes, timeout: timeout) }
+    }
+}
+
+/// ISO 7816 APDUs to an ISO-DEP tag (the PN53x handles the ISO 14443-4 blocks).
+final class LibNFCAPDUChannel: Transceiver {
+    private let exchanger: LibNFCExchanger
+
+    init(_ exchanger: LibNFCExchanger) { self.exchanger = exchanger }
+
+    /// - Throws: `TagError`; `.malformedReply` when the answer has no status word.
+    func transceive(_ command: [UInt8]) throws -> [UInt8] {
+        let reply = try exchanger.transceive(command)
+        guard reply.count >= 2 else {
+            throw TagError.malformedReply("\(reply.count)-byte answer to an APDU has no status word")
+        }
+        return reply
+    }
+}

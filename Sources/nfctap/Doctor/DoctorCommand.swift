@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+
+struct Doctor: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check the machine for what stops NFC readers working, and print the exact fix.",
+        discussion: """
+            Checks: pcscd and the CCID driver installed; pcscd running; readers seen; the kernel's
+            pn533/pn533_usb/nfc modules holding a reader; USB permissions of known readers; libnfc
+            devices configured and their ports accessible; a BlueZ adapter present and powered.
+
+            Exit status: 0 when nothing failed (warnings allowed), 1 when a check failed.
+            """
+    )
+
+    func run() throws {
+        let root = SystemRoot.current
+        let env = ProcessInfo.processInfo.environment
+        var findings: [DoctorFinding] = []
+        findings += PCSCInstallCheck().run(root)
+        findings.append(KernelModuleCheck().run(root))
+        findings += USBPermissionCheck().run(root)
+        findings += LibNFCConfigCheck().run(root, environment: env)
+        print(DoctorReport.render(findings))
+        if findings.contains(where: { $0.status == .failure }) { throw NFCTapExit.failure }
+    }
+}
+
+enum DoctorReport {
+    static func render(_ findings: [DoctorFinding]) -> String {
+        var lines: [String] = []
+        for f in findings {
+            let mark: String
+            switch f.status {
+            case .ok: mark = "ok  "
+            case .info: mark = "info"
+            case .warning: mark = "warn"
+            case .failure: mark = "FAIL"
+            }
+            lines.append("[\(mark)] \(f.check): \(f.summary)")
+            if let fix = f.fix, f.status == .failure || f.status == .warning { lines.append("       fix: \(fix)") }
+        }
+        let failures = findings.filter { $0.status == .failure }.count
+        let warnings = findings.filter { $0.status == .warning }.count
+        lines.append(failures == 0 && warnings == 0 ? "All checks passed." : "\(failures) failed, \(warnings) warning(s).")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,50 @@
+import NDEF
+
+/// Bytes from hex text in a test vector (a malformed literal is a bug in the test).
+func h(_ text: String) -> [UInt8] {
+    guard let bytes = [UInt8](hex: text) else { fatalError("bad hex literal in test: \(text)") }
+    return bytes
+}
+
+/// The UTF-8 bytes of `text` as hex, to build readable vectors: `"D1 01 0C 55 04" + a("example.com")`.
+func a(_ text: String) -> String {
+    " " + Array(text.utf8).hexString(separator: " ") + " "
+}
+
+/// Decodes with `mode`, returning the error instead of throwing (for `#expect(… == .some(error))`).
+func decodeError(_ bytes: [UInt8], _ mode: DecodingMode = .strict, limits: NDEFLimits = .default) -> NDEFError? {
+    do {
+        _ = try NDEFMessage(bytes: bytes, mode: mode, limits: limits)
+        return nil
+    } catch let error as NDEFError {
+        return error
+    } catch {
+        return nil
+    }
+}
+
+/// Parses the single record of `bytes` with `mode`, returning the error if any.
+func parseError(_ bytes: [UInt8], _ mode: DecodingMode = .strict) -> NDEFError? {
+    do {
+        let message = try NDEFMessage(bytes: bytes, mode: mode)
+        for record in message.records { _ = try record.parsed(mode: mode) }
+        return nil
+    } catch let error as NDEFError {
+        return error
+    } catch {
+        return nil
+    }
+}
+
+/// A deterministic generator (SplitMix64) so randomized tests replay identically.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

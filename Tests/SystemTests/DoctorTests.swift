@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+/// `nfctap doctor` against fake system trees (NFCTAP_SYSROOT): each diagnosable failure is produced
+/// and the exact fix is checked. Permission cases run the CLI as `nobody` (root bypasses access(2)).
+@Suite struct DoctorTests {
+    /// A fake root with pcscd + the CCID driver installed and nothing else.
+    final class FakeRoot {
+        let url: URL
+        init() throws {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("nfctap-root-\(UUID().uuidString)")
+            try write("/usr/sbin/pcscd", "")
+            try write("/usr/lib/pcsc/drivers/ifd-ccid.bundle/Contents/Info.plist", "")
+            try write("/proc/modules", "ext4 1 0 - Live 0x0\n")
+            // Readable by `nobody` for the permission tests.
+            chmodTree(url.path)
+        }
+        deinit { try? FileManager.default.removeItem(at: url) }
+
+        func write(_ path: String, _ text: String, mode: Int = 0o644) throws {
+            let file = url.appendingPathComponent(String(path.dropFirst()))
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            chmod(file.path, mode_t(mode))
+            chmodTree(url.path)
+        }
+        func remove(_ path: String) throws {
+            try FileManager.default.removeItem(at: url.appendingPathComponent(String(path.dropFirst())))
+        }
+        /// A USB device in sysfs with its /dev/bus/usb node.
+        func addUSBDevice(_ name: String, vendor: String, product: String, bus: Int, dev: Int, nodeMode: Int) throws {
+            try write("/sys/bus/usb/devices/\(name)/idVendor", vendor + "\n")
+            try write("/sys/bus/usb/devices/\(name)/idProduct", product + "\n")
+            try write("/sys/bus/usb/devices/\(name)/busnum", "\(bus)\n")
+            try write("/sys/bus/usb/devices/\(name)/devnum", "\(dev)\n")
+            try write(String(format: "/dev/bus/usb/%03d/%03d", bus, dev), "", mode: nodeMode)
+        }
+        private func chmodTree(_ path: String) {
+            // Directories traversable by everyone.
+            let e = FileManager.default.enumerator(atPath: path)
+            chmod(path, 0o755)
+            while let p = e?.nextObject() as? String {
+                var isDir: ObjCBool = false
+                let full = path + "/" + p
+                if FileManager.default.fileExists(atPath: full, isDirectory: &isDir), isDir.boolValue { chmod(full, 0o755) }
+            }
+        }
+    }
+
+    func doctor(_ root: FakeRoot, asNobody: Bool = false, env: [String: String] = [:]) throws -> CLIResult {
+        var environment = env
+        environment["NFCTAP_SYSROOT"] = root.url.path
+        environment["LIBNFC_DEVICE"] = env["LIBNFC_DEVICE"] ?? ""
+        if asNobody {
+            return try runCLIAs(user: 65534, group: 65534, ["doctor"], environment: environment)
+        }
+        return try runCLI(["doctor"], environment: environment)
+    }
+
+    @Test func cleanMachinePasses() throws {
+        let root = try FakeRoot()
+        let r = try doctor(root)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("[ok  ] kernel-modules"))
+        #expect(r.stdout.contains("All checks passed."))
+    }
+
+    @Test func missingPcscdAndDriverFail() throws {
+        let root = try FakeRoot()
+        try root.remove("/usr/sbin/pcscd")
+        try root.remove("/usr/lib/pcsc/drivers/ifd-ccid.bundle")
+        let r = try doctor(root)
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("[FAIL] pcscd-installed"))
+        #expect(r.stdout.contains("fix: sudo apt install pcscd libccid"))
+        #expect(r.stdout.contains("[FAIL] ccid-driver"))
+    }
+
+    @Test func loadedKernelModulesWarn() throws {
+        let root = try FakeRoot()
+        try root.write("/proc/modules", "pn533_usb 20480 0 - Live 0x0\npn533 45056 1 pn533_usb, Live 0x0\nnfc 135168 1 pn533, Live 0x0\n")
+        let r = try doctor(root)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("[warn] kernel-modules: kernel NFC modules loaded (pn533_usb, pn533, nfc)"))
+        #expect(r.stdout.contains("fix: sudo modprobe -r pn533_usb pn533 nfc"))
+    }
+
+    @Test func kernelDriverHoldingAReaderFails() throws {
+        let root = try FakeRoot()
+        try root.write("/proc/modules", "pn533_usb 20480 0 - Live 0x0\n")
+        try root.write("/sys/bus/usb/drivers/pn533_usb/1-1:1.0/uevent", "")
+        let r = try doctor(root)
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("[FAIL] kernel-modules: the kernel's pn533_usb driver holds a reader (1-1:1.0)"))
+    }
+
+    @Test func usbReaderPermissions() throws {
+        let root = try FakeRoot()
+        try root.addUSBDevice("1-1", vendor: "072f", product: "2200", bus: 1, dev: 7, nodeMode: 0o600)
+        let asRoot = try doctor(root)
+        #expect(asRoot.stdout.contains("[ok  ] usb-permissions: ACS ACR122U at /dev/bus/usb/001/007 is accessible"))
+        let asNobody = try doctor(root, asNobody: true)
+        #expect(asNobody.stdout.contains("[warn] usb-permissions: ACS ACR122U at /dev/bus/usb/001/007 is not accessible"),
+                "\(asNobody.stdout)\(asNobody.stderr)")
+        #expect(asNobody.stdout.contains("udev/60-nfctap.rules"))
+        // An unknown USB device is not reported as a reader.
+        let other = try FakeRoot()
+        try other.addUSBDevice("1-2", vendor: "1d6b", product: "0002", bus: 1, dev: 1, nodeMode: 0o600)
+        #expect(try doctor(other).stdout.contains("[info] usb-readers: no known USB NFC reader"))
+    }
+
+    @Test func libnfcDeviceMissingOrInaccessible() throws {
+        let root = try FakeRoot()
+        try root.write("/etc/nfc/libnfc.conf", "# comment\ndevice.name = \"board\"\ndevice.connstring = \"pn532_uart:/dev/ttyUSB9\"\n")
+        let missing = try doctor(root)
+        #expect(missing.status == 1)
+        #expect(missing.stdout.contains("[FAIL] libnfc-config: libnfc device pn532_uart:/dev/ttyUSB9 (from /etc/nfc/libnfc.conf): /dev/ttyUSB9 does not exist"))
+        try root.write("/dev/ttyUSB9", "", mode: 0o600)
+        #expect(try doctor(root).status == 0)
+        let nobody = try doctor(root, asNobody: true)
+        #expect(nobody.status == 1)
+        #expect(nobody.stdout.contains("is not accessible to this user"))
+        #expect(nobody.stdout.contains("fix: sudo usermod -aG dialout $USER"))
+        // LIBNFC_DEVICE is checked too.
+        let env = try doctor(root, env: ["LIBNFC_DEVICE": "pn532_uart:/dev/ttyACM3"])
+        #expect(env.stdout.contains("(from LIBNFC_DEVICE): /dev/ttyACM3 does not exist"))
+    }
+}
+
+/// Runs the CLI as another user through setpriv(1), so permission checks see a non-root caller.
+func runCLIAs(user: Int, group: Int, _ args: [String], environment: [String: String]) throws -> CLIResult {
+    // setpriv execs the CLI; runCLI's machinery is reused by pointing NFCTAP_CLI-style at setpriv.
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+    process.arguments = ["--reuid=\(user)", "--regid=\(group)", "--clear-groups", SystemEnvironment.cliPath] + args
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CLIResult(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                     stderr: String(decoding: e, as: UTF8.self))
+}

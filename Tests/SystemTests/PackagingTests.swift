@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// Issue 7 packaging: udev rules, the module blacklist and the kiosk unit are checked, not just shipped.
+@Suite struct PackagingTests {
+    static let root = SystemEnvironment.packageRoot
+
+    static func read(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The readers issue 7 names, as (vendor, product).
+    static let requiredReaders: Set<[String]> = [
+        ["072f", "2200"], ["072f", "223b"], ["072f", "223f"], ["04e6", "5591"], ["04cc", "2533"],
+        ["04e6", "5790"], ["076b", "5022"], ["054c", "06c1"], ["054c", "06c3"],
+    ]
+
+    @Test func udevRulesParseAndCoverEveryReader() throws {
+        let rules = try UdevRulesParser.parse(try Self.read("udev/60-nfctap.rules"))
+        let deviceRules = rules.filter { $0.value("ATTR", "idVendor") != nil }
+        let covered = Set(deviceRules.map { [$0.value("ATTR", "idVendor")!, $0.value("ATTR", "idProduct") ?? ""] })
+        #expect(covered == Self.requiredReaders)
+        for rule in deviceRules {
+            #expect(rule.value("MODE", op: "=") == "0660", "line \(rule.line)")
+            #expect(rule.value("GROUP", op: "=") == "plugdev", "line \(rule.line)")
+            #expect(rule.value("TAG", op: "+=") == "uaccess", "line \(rule.line)")
+        }
+        // Only USB device nodes, only on add/change: the guard rules jump to the end label otherwise.
+        #expect(rules.contains { $0.value("SUBSYSTEM", op: "!=") == "usb" && $0.value("GOTO") == "nfctap_end" })
+        #expect(rules.contains { $0.value("ENV", "DEVTYPE", op: "!=") == "usb_device" })
+    }
+
+    @Test func udevRulesFileSortsBeforeUaccess() {
+        // systemd-logind applies TAG+="uaccess" in 73-seat-late.rules: ours must come first.
+        let number = Int("60-nfctap.rules".prefix(2))!
+        #expect(number < 73)
+        #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("udev/60-nfctap.rules").path))
+    }
+
+    @Test(arguments: [
+        ("ATTR{idVendor}==\"072f", "unterminated"),
+        ("ATTR{idVendor}==\"072f, MODE=\"0660\"", "expected ','"),
+        ("ATTR{idVendor}==072f", "double-quoted"),
+        ("FOO==\"1\"", "cannot be used"),
+        ("MODE==\"0660\"", "cannot be used"),
+        ("GOTO=\"nowhere\"", "has no LABEL"),
+        ("ATTR==\"x\"", "needs {attribute}"),
+        ("ACTION==\"add\" MODE=\"0660\"", "expected ','"),
+    ])
+    func parserRejectsBrokenRules(line: String, expected: String) {
+        do {
+            _ = try UdevRulesParser.parse(line)
+            Issue.record("accepted: \(line)")
+        } catch let error as UdevRulesError {
+            #expect(error.message.contains(expected), "\(error)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func blacklistNamesTheKernelNFCModules() throws {
+        let lines = try Self.read("udev/nfctap-blacklist.conf").split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        for line in lines {
+            let words = line.split(separator: " ")
+            #expect(words.count == 2 && words[0] == "blacklist", "modprobe.d(5) syntax: \(line)")
+        }
+        #expect(Set(lines.map { $0.split(separator: " ").last.map(String.init) ?? "" }) == ["pn533_usb", "pn533", "nfc"])
+    }
+
+    /// Runs `systemd-analyze verify` on a copy of the unit whose ExecStart points at the built binary
+    /// (verify checks that the command exists). Returns its exit status and everything it printed.
+    static func verifyUnit(_ text: String) throws -> (Int32, String) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nfctap-unit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let unit = dir.appendingPathComponent("nfctap-kiosk.service")
+        try text.replacingOccurrences(of: "/usr/local/bin/nfctap", with: SystemEnvironment.cliPath)
+            .write(to: unit, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+        p.arguments = ["verify", unit.path]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        try p.run()
+        let out = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: out, as: UTF8.self))
+    }
+
+    static let haveSystemdAnalyze = FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")
+
+    @Test(.enabled(if: haveSystemdAnalyze || SystemEnvironment.environment["NFCTAP_REQUIRE_SYSTEM"] == "1"))
+    func kioskUnitVerifiesCleanly() throws {
+        let text = try Self.read("systemd/nfctap-kiosk.service")
+        let (status, output) = try Self.verifyUnit(text)
+        #expect(status == 0)
+        #expect(output.isEmpty, "systemd-analyze verify printed: \(output)")
+        // The properties the issue asks for.
+        #expect(text.contains("After=pcscd.socket"))
+        #expect(text.contains("Restart=on-failure"))
+        #expect(text.contains("User=nfctap"))
+        #expect(text.contains("NoNewPrivileges=yes"))
+        #expect(text.contains("ExecReload=/bin/kill -HUP $MAINPID"))
+    }
+
+    @Test(.enabled(if: haveSystemdAnalyze || SystemEnvironment.environment["NFCTAP_REQUIRE_SYSTEM"] == "1"))
+    func verifyCatchesABrokenUnit() throws {
+        let text = try Self.read("systemd/nfctap-kiosk.service")
+        let broken = text.replacingOccurrences(of: "Restart=on-failure", with: "Restrt=on-failure")
+        let (_, output) = try Self.verifyUnit(broken)
+        #expect(output.contains("Restrt"))
+    }
+}

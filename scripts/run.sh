@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The main job on a fresh Debian machine: install what is missing, build nfctap, then
+# - with a reader attached: wait for a tag and print what it holds (`nfctap scan`);
+# - with no reader: say so, and run the built-in demo (`nfctap demo`) on virtual tags.
+# Extra arguments go to `nfctap scan` (e.g. --json, --timeout 30, --reader ACR122).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+
+ensure_packages
+ensure_swift
+
+# pcscd is socket-activated under systemd; elsewhere (containers) start it ourselves.
+if ! pgrep -x pcscd >/dev/null 2>&1; then
+    if [ -d /run/systemd/system ]; then
+        ${SUDO:-$( [ "$(id -u)" -eq 0 ] || echo sudo )} systemctl start pcscd.socket || true
+    elif [ "$(id -u)" -eq 0 ]; then
+        pcscd >/dev/null 2>&1 || true
+        sleep 0.5
+    fi
+fi
+
+log "building (release)"
+swift build -c release --product nfctap >/dev/null
+bin="$(swift build -c release --show-bin-path)/nfctap"
+
+status=0
+"$bin" readers >/dev/null 2>&1 || status=$?
+if [ "$status" -eq 0 ]; then
+    exec "$bin" scan "$@"
+fi
+log "no NFC reader found (nfctap readers exited $status; see 'nfctap doctor')."
+log "running the built-in demo on virtual tags instead: $bin demo"
+exec "$bin" demo
