@@ -3,4 +3,5 @@
 var rows: [BenchmarkRow] = []
 // Each area appends its rows here (one file per area in this folder).
 rows += libnfcBenchmarkRows()
+rows += type4BenchmarkRows()
 printTable(rows)
