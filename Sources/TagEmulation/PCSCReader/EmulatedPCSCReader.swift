@@ -19,6 +19,7 @@ public final class EmulatedPCSCReader: @unchecked Sendable {
         self.profile = profile
         self._tag = tag
         self.plan = plan
+        tag?.activate()
     }
 
     /// The tag on the reader; nil = no card. Setting one activates it (it just entered the field).
