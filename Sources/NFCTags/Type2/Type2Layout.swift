@@ -54,7 +54,7 @@ struct Type2Layout: Sendable, Equatable {
         var a = usable(from: start)
         while out.count < count {
             guard a < dataArea.upperBound else {
-                throw TagError.invalidTagData("a TLV of \(count) bytes at \(start) runs past the data area end (\(dataArea.upperBound))")
+                throw TagError.invalidTagData("\(count) TLV bytes from \(start) run past the data area end (\(dataArea.upperBound))")
             }
             out.append(a)
             a = usable(from: a + 1)
