@@ -38,7 +38,8 @@ final class Type2PageCache {
     func byte(at address: Int) throws -> UInt8 {
         if let b = bytes[address] { return b }
         let page = address / 4
-        let last = max(page, readAheadLastPage ?? page)
+        // Unknown size: 4 pages, what a READ returns and what every Type 2 tag has from page 3 on.
+        let last = max(page, readAheadLastPage ?? page + 3)
         try fetch(pages: Array(page ... last), readAhead: true)
         guard let b = bytes[address] else {
             throw TagError.malformedReply("the tag did not return byte \(address)")
