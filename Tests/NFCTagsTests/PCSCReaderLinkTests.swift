@@ -48,6 +48,9 @@ struct PCSCReaderLinkTests {
         #expect(throws: TagError.malformedReply("READ BINARY of page 4 returned 17 bytes, more than 16")) {
             try read("00 01 02 03 04 05 06 07 08 09 0A 0B 0C 0D 0E 0F 10 90 00")
         }
+        #expect(throws: TagError.malformedReply("READ BINARY of page 4 returned 6 bytes, more than 4")) {
+            try PseudoAPDUType2Link(transceiver: ScriptedTransceiver([T2.hex("E1 10 12 00 90 00 90 00")]), profile: .identiv).read(page: 4)
+        }
         #expect(throws: TagError.unsupported("page 256 is beyond what READ BINARY addresses for a Type 2 tag")) {
             try PseudoAPDUType2Link(transceiver: ScriptedTransceiver([]), profile: .generic).read(page: 256)
         }

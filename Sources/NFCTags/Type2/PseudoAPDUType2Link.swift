@@ -20,13 +20,13 @@ public final class PseudoAPDUType2Link: Type2Link {
 
     /// READ BINARY of one page number.
     /// - Throws: `.status` for an SW other than `90 00`, `.malformedReply` for no data, more than
-    ///   16 bytes or a reply without SW; the transceiver's errors.
+    ///   Le bytes or a reply without SW; the transceiver's errors.
     public func read(page: Int) throws -> [UInt8] {
         let (p1, p2) = try Self.pageParameters(page)
         let data = try transmit([0xFF, 0xB0, p1, p2, profile.readBinaryLength])
         guard !data.isEmpty else { throw TagError.malformedReply("READ BINARY of page \(page) returned no data") }
-        guard data.count <= 16 else {
-            throw TagError.malformedReply("READ BINARY of page \(page) returned \(data.count) bytes, more than 16")
+        guard data.count <= Int(profile.readBinaryLength) else {
+            throw TagError.malformedReply("READ BINARY of page \(page) returned \(data.count) bytes, more than \(profile.readBinaryLength)")
         }
         return data
     }
