@@ -129,6 +129,17 @@ struct Type2VirtualTagTests {
         #expect(tag.respond(to: T2.hex("A2 10 01 02 03 04")) == [0x00])
     }
 
+    @Test func ultralightEdges() throws {
+        let ul = try VirtualType2Tag(product: .ultralight, uid: T2.uid)
+        #expect(ul.respond(to: T2.hex("A2 0F 01 02 03 04")) == [0x0A], "last user page")
+        #expect(ul.respond(to: T2.hex("A2 10 01 02 03 04")) == [0x00], "beyond its 16 pages")
+        ul.activate()
+        #expect(ul.respond(to: [0x30, 0x0E]) == T2.hex("00 00 00 00  01 02 03 04  04 5A 2C FA  91 6E 3F 80"))
+        #expect(ul.pages(14 ..< 400).count == 8)
+        #expect(ul.pages(300 ..< 301).isEmpty)
+        #expect(ul.pages(-2 ..< 1).count == 4)
+    }
+
     @Test func unsupportedCommandsMute() throws {
         for frame in [T2.hex("1A 00"), T2.hex("50 00"), T2.hex("FF"), T2.hex("30")] {
             let tag = try VirtualType2Tag(product: .ntag215, uid: T2.uid)

@@ -81,7 +81,11 @@ public final class VirtualType2Tag: VirtualTag, @unchecked Sendable {
 
     /// Pages `range` of the image, for assertions.
     public func pages(_ range: Range<Int>) -> [UInt8] {
-        lock.withLock { Array(mem[max(0, range.lowerBound) * 4 ..< min(mem.count, range.upperBound * 4)]) }
+        lock.withLock {
+            let end = min(mem.count, max(0, range.upperBound) * 4)
+            let start = min(end, max(0, range.lowerBound) * 4)
+            return Array(mem[start ..< end])
+        }
     }
 
     /// True after a NAK or an unsupported command until `activate()`.
@@ -165,7 +169,7 @@ public final class VirtualType2Tag: VirtualTag, @unchecked Sendable {
         case 3: return mem[10] & 0x08 != 0
         case 4 ... 7: return mem[10] & (1 << UInt8(page)) != 0
         case 8 ... 15: return mem[11] & (1 << UInt8(page - 8)) != 0
-        case 16 ... model.lastUserPage:
+        case _ where page >= 16 && page <= model.lastUserPage:
             guard let area = model.dynamicLock, area.bytesPerLockBit > 0 else { return false }
             let bit = (page * 4 - 64) / area.bytesPerLockBit
             guard bit < area.bitCount else { return false }
