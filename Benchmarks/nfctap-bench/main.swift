@@ -2,4 +2,5 @@
 // Run: swift run -c release nfctap-bench   (figures go into README.md "Benchmarks")
 var rows: [BenchmarkRow] = []
 // Each area appends its rows here (one file per area in this folder).
+rows += type2BenchmarkRows()
 printTable(rows)
