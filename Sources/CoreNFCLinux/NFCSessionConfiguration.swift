@@ -9,12 +9,15 @@ public enum NFCReaderFilter: Sendable, Equatable {
     case nameContains(String)
     /// The reader with exactly this name.
     case exactName(String)
+    /// Readers whose name contains any of the texts, ignoring case (`--reader A --reader B`).
+    case nameContainsAny([String])
 
     func matches(_ reader: ReaderInfo) -> Bool {
         switch self {
         case .all: return true
         case let .nameContains(text): return reader.name.range(of: text, options: .caseInsensitive) != nil
         case let .exactName(name): return reader.name == name
+        case let .nameContainsAny(texts): return texts.contains { reader.name.range(of: $0, options: .caseInsensitive) != nil }
         }
     }
 }

@@ -144,6 +144,8 @@ final class SessionEngine: @unchecked Sendable {
         case .all: return "no usable NFC reader (attached: \(names))"
         case let .nameContains(text), let .exactName(text):
             return "no reader matches \"\(text)\" (attached: \(names)); choose one of those names"
+        case let .nameContainsAny(texts):
+            return "no reader matches any of \(texts.map { "\"\($0)\"" }.joined(separator: ", ")) (attached: \(names))"
         }
     }
 
