@@ -53,19 +53,24 @@ public struct ExecPairingHandler: PairingHandler {
         "NFCTAP_ETHERNET_MAC", "NFCTAP_VERSION",
     ]
 
-    /// nfctap's own environment without any inherited `NFCTAP_*` tag variable, plus this tag's.
-    static func environment(for identity: PrinterIdentity) throws -> [String: String] {
+    /// `inherited` (default: nfctap's own environment) without any `NFCTAP_*` tag variable,
+    /// plus this tag's.
+    static func environment(for identity: PrinterIdentity,
+                            inherited: [String: String]? = nil) throws -> [String: String] {
+        var env = inherited ?? currentEnvironment()
+        for name in variableNames { env[name] = nil }
+        for (k, v) in try variables(for: identity) { env[k] = v }
+        return env
+    }
+
+    private static func currentEnvironment() -> [String: String] {
         var env: [String: String] = [:]
         var p = environ
         while let entry = p.pointee {
             let s = String(cString: entry)
-            if let eq = s.firstIndex(of: "=") {
-                let key = String(s[..<eq])
-                if !variableNames.contains(key) { env[key] = String(s[s.index(after: eq)...]) }
-            }
+            if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
             p += 1
         }
-        for (k, v) in try variables(for: identity) { env[k] = v }
         return env
     }
 
