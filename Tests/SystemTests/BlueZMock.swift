@@ -2,6 +2,11 @@ import Foundation
 import Testing
 @testable import Pairing
 
+/// Parent of every suite that runs a BlueZ mock: they all claim `org.bluez` on the one private
+/// bus, so they must not run at the same time (`.serialized` applies to the nested suites).
+@Suite(.serialized, .enabled(if: SystemEnvironment.available("dbus")))
+struct BlueZSystemTests {}
+
 /// One python3-dbusmock `bluez5` mock (plus the Zebra helpers in Fixtures/bluez_zebra.py) on the
 /// private bus scripts/services/dbus.sh started. Each test starts its own and stops it on deinit.
 final class BlueZMock {
@@ -25,21 +30,30 @@ final class BlueZMock {
         process.environment = env
         process.standardOutput = FileHandle.nullDevice   // the mock logs every call to stdout
         try process.run()
-        let owned = try control.process(until: { (try? self.hasOwner()) == true }, timeout: .seconds(15))
+        // Wait for *this* mock to own the name (not a previous test's, still being released).
+        let pid = process.processIdentifier
+        // process(until:) sleeps until traffic arrives on this connection: the name change wakes it.
+        let wake = try control.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.bluez'") { _ in }
+        defer { wake.cancel() }
+        let owned = try control.process(until: { (try? self.ownerPID()) == UInt32(pid) }, timeout: .seconds(15))
         try #require(owned, "the bluez5 mock did not claim org.bluez")
     }
 
     deinit {
+        // SIGKILL: the mock may inherit SIGTERM as ignored from the test runner, and then
+        // terminate() would leave waitUntilExit() hanging.
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
 
-    private func hasOwner() throws -> Bool {
+    private func ownerPID() throws -> UInt32? {
         let r = try control.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                 interface: "org.freedesktop.DBus", member: "NameHasOwner", arguments: [.string("org.bluez")])
-        return r.first?.bool == true
+                                 interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
+                                 arguments: [.string("org.bluez")])
+        guard case .uint32(let pid)? = r.first else { return nil }
+        return pid
     }
 
     /// Calls an `org.bluez.Mock` method on the root object.

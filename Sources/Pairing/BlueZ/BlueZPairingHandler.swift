@@ -68,7 +68,7 @@ public final class BlueZPairingHandler: PairingHandler {
         let details = BluetoothPairing(address: mac, transport: transport, adapter: BlueZ.adapterName(adapterPath),
                                        devicePath: devicePath, discovered: discovered,
                                        trusted: props["Trusted"]?.bool == true,
-                                       connected: props["Connected"]?.bool ?? connected,
+                                       connected: connected || props["Connected"]?.bool == true,
                                        deviceInformation: info)
         return newlyPaired ? .paired(details) : .alreadyPaired(details)
     }

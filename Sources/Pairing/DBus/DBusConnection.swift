@@ -181,7 +181,6 @@ package final class DBusConnection {
         let r = sd_bus_add_object(bus, &slot, path, { message, userdata, _ in
             guard let message, let userdata else { return 0 }
             let box = Unmanaged<ObjectBox>.fromOpaque(userdata).takeUnretainedValue()
-            guard sd_bus_message_get_type(message, nil) >= 0 else { return 0 }
             let args = (try? DBusMessageCoding.readAll(from: message)) ?? []
             let call = DBusMethodCall(path: DBusConnection.string(sd_bus_message_get_path(message)),
                                       interface: DBusConnection.string(sd_bus_message_get_interface(message)),

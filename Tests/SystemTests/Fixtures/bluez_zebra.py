@@ -55,7 +55,25 @@ def RegisterAgentKeepingOwner(manager, agent_path, capability, sender=None):
     manager.agent_owner = sender
 
 
+_template_connect = bluez5.Connect
+_template_disconnect = bluez5.Disconnect
+
+
+def _connect_updating_property(device):
+    '''bluez5's Connect, but the Connected property follows (as with bluetoothd).'''
+    _template_connect(device)
+    device.props[DEVICE]['Connected'] = dbus.Boolean(True, variant_level=1)
+
+
+def _disconnect_updating_property(device):
+    _template_disconnect(device)
+    device.props[DEVICE]['Connected'] = dbus.Boolean(False, variant_level=1)
+
+
 def load(mock, parameters):
+    # AddDevice looks these names up in bluez5's module when it runs.
+    bluez5.Connect = _connect_updating_property
+    bluez5.Disconnect = _disconnect_updating_property
     bluez5.load(mock, parameters)
     manager = mockobject.objects['/org/bluez']
     manager.agent_owner = None
@@ -80,7 +98,7 @@ def AddZebraLEPrinter(mock, adapter, address, name, mtu):
     device.props[DEVICE]['AddressType'] = dbus.String('random', variant_level=1)
 
     def connect(dev):
-        bluez5.Connect(dev)
+        _connect_updating_property(dev)
         # GATT discovery finishes a moment after Connect returns, as with bluetoothd.
         GLib.timeout_add(30, lambda: _changed(dev, DEVICE, {'ServicesResolved': dbus.Boolean(True, variant_level=1)}) and False)
     device.AddMethod(DEVICE, 'Connect', '', '', connect)
