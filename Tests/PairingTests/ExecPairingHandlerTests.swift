@@ -4,7 +4,7 @@ import Testing
 @testable import Pairing
 import ZebraPrinter
 
-/// A scratch directory with a recorder program: it writes its argv, its NFCTAP_* environment and
+/// A scratch directory with a recorder program: it writes its argv, its NFCTAP_<tag field> variables and
 /// its stdin to `record.json`, then exits with the status in $RECORDER_EXIT (default 0).
 private final class Scratch {
     let dir: URL
@@ -19,7 +19,8 @@ private final class Scratch {
         #!/usr/bin/python3
         import json, os, sys
         data = sys.stdin.buffer.read().decode("utf-8")
-        env = {k: v for k, v in os.environ.items() if k.startswith("NFCTAP_")}
+        tags = {"SERIAL", "MODEL", "BT_MAC", "BLE_MAC", "WIFI_MAC", "ETHERNET_MAC", "VERSION"}
+        env = {k: v for k, v in os.environ.items() if k.startswith("NFCTAP_") and k[7:] in tags}
         with open(os.path.join(os.path.dirname(sys.argv[0]), "record.json"), "w") as f:
             json.dump({"argv": sys.argv[1:], "env": env, "stdin": data}, f)
         sys.exit(int(os.environ.get("RECORDER_EXIT", "0")))
