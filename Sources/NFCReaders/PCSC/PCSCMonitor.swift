@@ -103,7 +103,11 @@ final class PCSCMonitor: ReaderMonitor, @unchecked Sendable {
                     readers = [:]
                     pnpState = ReaderState(reader: ReaderState.plugAndPlayReader)
                 }
-                // Anything else (a reader vanishing between list and wait): resynchronise from the list.
+                // Anything else (a reader vanishing between list and wait): resynchronise from the
+                // list after a pause, so a persistent error cannot spin.
+                condition.lock()
+                if !stopping { _ = condition.wait(until: Date().addingTimeInterval(retryInterval.timeInterval)) }
+                condition.unlock()
             }
         }
         condition.lock()
@@ -168,36 +172,10 @@ final class PCSCMonitor: ReaderMonitor, @unchecked Sendable {
             record.tag = nil
         }
         guard present else { return }
-        if let tag = detect(ctx, info: record.info, atr: state.atr) {
+        if let tag = PCSCBackend.detectTag(ctx, info: record.info, atr: state.atr) {
             record.tag = tag
             handler(.tagArrived(tag))
         }
-    }
-
-    /// Builds the `DetectedTag` for a card that just arrived: technology from the ATR, UID with
-    /// `FF CA 00 00 00` on a short shared connection. nil when the card left meanwhile.
-    ///
-    /// The connection closes with SCARD_LEAVE_CARD: resetting or unpowering would make the reader
-    /// re-activate the tag (a spurious remove/insert on many readers, a new event count) and would
-    /// disturb any other application using the card. Another process holding the reader exclusively
-    /// does not hide the tag: it is reported with an empty UID.
-    private func detect(_ ctx: Context, info: ReaderInfo, atr: [UInt8]) -> DetectedTag? {
-        let classification = ATRClassification.classify(atr)
-        var uid: [UInt8] = []
-        do {
-            let card = try ctx.connect(reader: info.name, share: .shared)
-            if let reply = try? card.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00]),
-               reply.count >= 2, reply[reply.count - 2] == 0x90, reply[reply.count - 1] == 0x00 {
-                uid = Array(reply.dropLast(2))
-            }
-            try? card.disconnect(.leave)
-        } catch let error as PCSCError where error == .removedCard || error == .noSmartcard {
-            return nil
-        } catch {
-            // Busy or unreadable: report the tag without a UID.
-        }
-        return DetectedTag(reader: info, technology: classification.technology, uid: uid, atr: atr,
-                           historicalBytes: classification.historicalBytes, presence: PresenceCounter.next())
     }
 }
 
