@@ -11,6 +11,10 @@ here="$(cd "$(dirname "$0")" && pwd)"
 pidfile="$dir/pcscd.pid"
 log="${NFCTAP_PCSCD_LOG:-$dir/pcscd.log}"
 
+# One action at a time: concurrent starts would race for the socket and the vpcd ports.
+exec 9>"$dir/ctl.lock"
+flock 9
+
 say() { printf 'pcscd-ctl: %s\n' "$*" >&2; }
 
 pid() { [ -s "$pidfile" ] && cat "$pidfile" || true; }
@@ -25,9 +29,10 @@ alive() {
 
 listening() { [ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]; }
 
+# Waits up to $2 tenths of a second for the process to end.
 wait_gone() {
     local p="$1" i
-    for i in $(seq 1 100); do alive "$p" || return 0; sleep 0.05; done
+    for i in $(seq 1 "${2:-50}"); do alive "$p" || return 0; sleep 0.1; done
     return 1
 }
 
@@ -40,7 +45,7 @@ start() {
     fi
     # setsid: pcscd must not get the test runner's Ctrl-C or share its process group.
     setsid /usr/bin/python3 "$here/pcscd-launch.py" "$sock" -- \
-        pcscd --foreground --info --config "$dir/reader.conf.d" >>"$log" 2>&1 </dev/null &
+        pcscd --foreground --info --config "$dir/reader.conf.d" >>"$log" 2>&1 </dev/null 9>&- &
     echo $! >"$pidfile"
     p=$!
     # Ready when vpcd (loaded before pcscd serves clients) listens on 127.0.0.1:port.
@@ -57,8 +62,9 @@ start() {
 stop() {
     local p; p="$(pid)"
     alive "$p" || { rm -f "$pidfile"; return 0; }
+    # pcscd 1.9.9 can take seconds to leave on SIGTERM (vpcd closes its channels slowly): 2 s, then KILL.
     kill -TERM "$p" 2>/dev/null || true
-    wait_gone "$p" || { kill -KILL "$p" 2>/dev/null || true; wait_gone "$p"; }
+    wait_gone "$p" 20 || { kill -KILL "$p" 2>/dev/null || true; wait_gone "$p"; }
     rm -f "$pidfile"
 }
 

@@ -39,17 +39,24 @@ final class PCSCMonitor: ReaderMonitor, @unchecked Sendable {
 
     /// Cancels the blocking call (SCardCancel) and waits for the thread to end. From the handler
     /// itself (the monitor thread) it only asks the thread to end after the handler returns.
+    ///
+    /// A cancel that arrives just before the thread enters SCardGetStatusChange is lost (pcsc-lite
+    /// cancels only a call in progress), so it is repeated every 50 ms until the thread has ended.
     func stop() {
         condition.lock()
         stopping = true
-        let blocked = context
         let onMonitorThread = Thread.current === thread
         condition.broadcast()
         condition.unlock()
-        try? blocked?.cancel()
         guard !onMonitorThread else { return }
         condition.lock()
-        while !finished { condition.wait() }
+        while !finished {
+            let blocked = context
+            condition.unlock()
+            try? blocked?.cancel()
+            condition.lock()
+            if !finished { _ = condition.wait(until: Date().addingTimeInterval(0.05)) }
+        }
         condition.unlock()
     }
 

@@ -89,6 +89,9 @@ public final class VPCDCard: @unchecked Sendable {
                 let ending = serve(sock)
                 condition.lock()
                 socket = nil
+                // Close now (not at deinit: the Thread's closure still references the first socket),
+                // and under the lock so that `remove()` never shuts down a closed, reused descriptor.
+                sock.close()
                 if ending == .cardGone { wanted = false }
                 let keepGoing = wanted
                 condition.unlock()

@@ -6,10 +6,19 @@ import Glibc
 /// big-endian length then the payload (specs/tags-and-readers.md §5).
 final class VPCDSocket {
     let fd: Int32
+    private var closed = false
 
     private init(fd: Int32) { self.fd = fd }
 
-    deinit { close(fd) }
+    deinit { close() }
+
+    /// Closes the connection now (vpcd sees the card removed). Idempotent; call it from the
+    /// thread that owns the socket.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        _ = Glibc.close(fd)
+    }
 
     /// Connects to `host:port` (an address literal; only loopback is used by the project).
     /// - Throws: `VPCDError.badAddress`, `VPCDError.connectFailed`.
