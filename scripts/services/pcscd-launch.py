@@ -26,6 +26,9 @@ def main() -> None:
     if sock.fileno() != 3:
         os.dup2(sock.fileno(), 3)
     os.set_inheritable(3, True)
+    # Whatever else this process inherited (e.g. the pipe a test runner uses to see the control
+    # script exit) must not stay open in the long-lived daemon.
+    os.closerange(4, os.sysconf("SC_OPEN_MAX"))
     os.environ["LISTEN_FDS"] = "1"
     os.environ["LISTEN_PID"] = str(os.getpid())
     os.environ.pop("LISTEN_FDNAMES", None)
