@@ -122,16 +122,16 @@ enum TestPCSCD {
     }
     static var port1: UInt16 { port0 + 1 }
 
-    /// Runs scripts/services/pcscd-ctl.sh `action` (start, kill, stop, restart).
+    /// Runs scripts/services/pcscd-ctl `action` (start, kill, stop, restart).
     static func control(_ action: String) throws {
         let script = SystemEnvironment.environment["NFCTAP_PCSCD_CTL"]
-            ?? SystemEnvironment.packageRoot.appendingPathComponent("scripts/services/pcscd-ctl.sh").path
+            ?? SystemEnvironment.packageRoot.appendingPathComponent("scripts/services/pcscd-ctl").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: script)
         process.arguments = [action]
         try process.run()
         process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "pcscd-ctl.sh \(action) failed")
+        try #require(process.terminationStatus == 0, "pcscd-ctl \(action) failed")
     }
 
     /// Waits until pcscd sees both vpcd readers empty: a card a previous test removed is only

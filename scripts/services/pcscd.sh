@@ -11,7 +11,7 @@ start_pcscd() {
     export PCSCLITE_CSOCK_NAME="$NFCTAP_PCSCD_DIR/pcscd.comm"
     export NFCTAP_VPCD_PORT="${NFCTAP_VPCD_PORT:-35963}"
     export NFCTAP_PCSCD_LOG="$NFCTAP_TEST_RUN_DIR/pcscd.log"
-    export NFCTAP_PCSCD_CTL="$PWD/scripts/services/pcscd-ctl.sh"
+    export NFCTAP_PCSCD_CTL="$PWD/scripts/services/pcscd-ctl"
     mkdir -p "$NFCTAP_PCSCD_DIR/reader.conf.d"
     if [ ! -r /etc/reader.conf.d/vpcd ]; then
         log "pcscd: /etc/reader.conf.d/vpcd is missing: install vsmartcard-vpcd"
