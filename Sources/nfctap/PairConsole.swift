@@ -13,7 +13,7 @@ final class PairConsole: @unchecked Sendable {
     private var frame = 0
     private static let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
-    init(isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
+    init(isTerminal: Bool = Stderr.isTerminal) {
         self.isTerminal = isTerminal
     }
 
@@ -28,8 +28,7 @@ final class PairConsole: @unchecked Sendable {
     /// Writes `nfctap: error: …` and exits with `code`.
     func fail(_ message: String, code: ExitCode) -> Never {
         stopSpinner()
-        line("nfctap: error: \(message)")
-        Pair.exit(withError: code)
+        Pair.fail(CLIError(message, exit: code))
     }
 
     /// Starts the spinner (terminals only). `deadline` nil = no countdown.
