@@ -67,10 +67,14 @@ final class PrinterTapWaiter: @unchecked Sendable {
             for try await event in session.events {
                 switch event {
                 case .readerAdded(let reader):
-                    guard !prompted else { continue }
-                    prompted = true
-                    console.line("Hold the printer's NFC tag (the Print Touch logo) near \(NDEFText.safe(reader.name))…")
-                    console.startSpinner(deadline: deadline)
+                    // Readers are reported one by one: the first gets the prompt, others a line each.
+                    if prompted {
+                        console.line("…or near \(NDEFText.safe(reader.name))")
+                    } else {
+                        prompted = true
+                        console.line("Hold the printer's NFC tag (the Print Touch logo) near \(NDEFText.safe(reader.name))…")
+                        console.startSpinner(deadline: deadline)
+                    }
                 case .tagReport(let report):
                     let verdict = PairTagVerdict(report)
                     switch verdict {
