@@ -83,7 +83,10 @@ extension BlueZSystemTests {
             #expect(r.stdout.hasSuffix(#","variables":{"bluetooth.le.controller_mode":"both"}}"# + "\n"))
             #expect(r.stderr.contains("bluetooth.le.controller_mode = \"both\"\n"))
             let writes = try mock.calls(Self.zd410Device + "/service0028/char002b", "WriteValue")
-            #expect(writes.map { $0.first?.byteArray ?? [] } == [Array("! U1 getvar \"blueto".utf8), Array("oth.le.controller_mo".utf8), Array("de\"\r\n".utf8)])
+            let command = Array("! U1 getvar \"bluetooth.le.controller_mode\"\r\n".utf8)
+            try #require(command.count == 44)
+            // MTU 23: written in 20-byte pieces.
+            #expect(writes.map { $0.first?.byteArray ?? [] } == [Array(command[0..<20]), Array(command[20..<40]), Array(command[40...])])
         }
 
         @Test func aRefusedPairingExits1WithBlueZsReasonAndAdvice() throws {
