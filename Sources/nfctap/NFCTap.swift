@@ -19,6 +19,7 @@ struct NFCTap: ParsableCommand {
             Decode.self,
             Doctor.self,
             Emulate.self,
+            Pair.self,
             Readers.self,
         ]
     )
