@@ -231,10 +231,11 @@ extension FaultMatrix {
     static func cell(_ model: Model, _ operation: Operation, fault: Fault, at k: Int, clean: [UInt8],
                      path: FaultMatrixPath) -> CellResult {
         var result = CellResult(outcome: "")
-        fault.install(at: k, on: path.plan, clean: clean, hasStatusWord: path.answersCarryStatusWord)
         var succeeded = false
         do {
+            // Connect first (libnfc selects the tag), then arm the fault for the operation's exchanges.
             let ops = try path.operations(record: nil)
+            fault.install(at: k, on: path.plan, clean: clean, hasStatusWord: path.answersCarryStatusWord)
             try perform(operation, on: ops, model: model)
             succeeded = true
             result.outcome = "succeeded"
@@ -243,7 +244,7 @@ extension FaultMatrix {
             result.failures.append(error.description)
         } catch let error as TagError {
             result.outcome = "\(error)"
-            if let rule = expectedErrorRule(fault: fault, model: model), !rule(error) {
+            if let rule = expectedErrorRule(fault: fault, model: model, statusWords: path.answersCarryStatusWord), !rule(error) {
                 result.failures.append("error \(error) is not what \(fault) must give")
             }
         } catch {
@@ -265,12 +266,14 @@ extension FaultMatrix {
     /// Which typed errors a fault may give: the tag gone is `tagLost`; an error status word is
     /// reported as that status (or, for `6A 82` on Type 4, as "no NDEF application").
     /// nil: any `TagError` is right (short, long and garbled answers, an unanswered exchange
-    /// that the link may recover from or report in its own terms).
-    static func expectedErrorRule(fault: Fault, model: Model) -> ((TagError) -> Bool)? {
+    /// that the link may recover from or report in its own terms, and "status words" on a path
+    /// whose answers have none: native Type 2 frames through libnfc, where 2 bytes are garbage).
+    static func expectedErrorRule(fault: Fault, model: Model, statusWords: Bool) -> ((TagError) -> Bool)? {
         switch fault {
         case .tagRemoved:
             return { $0 == .tagLost }
         case .status6300, .status6A82, .status6982:
+            guard statusWords else { return nil }
             guard let (sw1, sw2) = fault.statusWord else { return nil }
             return { error in
                 if error == .status(sw1: sw1, sw2: sw2) { return true }
