@@ -44,7 +44,13 @@ final class LibNFCMatrixRig {
     func close() {
         backend.close()
         emulator.stop()
+        // Keep the backend (and its libnfc context) alive until the process ends: releasing it
+        // calls nfc_exit, which frees libnfc's process-wide driver list under every other live
+        // context (see FaultMatrixReaderLossTests.otherContextEnding).
+        Self.retired.withLock { $0.append(backend) }
     }
+
+    private static let retired = LockedList()
 
     /// Detects the tag in the field and connects to it, as a session does.
     func connect() throws -> TagConnection {
@@ -116,4 +122,11 @@ final class RecordingTag: VirtualTag {
         log.replies.append(reply ?? [])
         return reply
     }
+}
+
+/// Backends kept alive on purpose (see `LibNFCMatrixRig.close`).
+final class LockedList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [AnyObject] = []
+    func withLock(_ body: (inout [AnyObject]) -> Void) { lock.withLock { body(&items) } }
 }
