@@ -18,6 +18,8 @@ struct NFCTap: ParsableCommand {
         subcommands: [
             Decode.self,
             Doctor.self,
+            Emulate.self,
+            Readers.self,
         ]
     )
 }
