@@ -46,7 +46,7 @@ func benchNTAG213() -> VirtualType2Tag {
 /// Serves the bench NTAG213 on a pseudo-terminal (and `link`, a symlink to it, if given) with
 /// `latencyMs` per tag exchange (`empty`: no tag in the field). Prints `path <pty>`; then reads lines from stdin: `stats` prints
 /// `frames F exchanges E cpu S` (the emulator's PN532 frames, tag exchanges and this process's
-/// CPU seconds), `reset` zeroes the counters; end of input stops it.
+/// CPU seconds), `reset` zeroes the counters, `log` prints the last 40 PN532 commands; end of input stops it.
 func servePN532(link: String?, latencyMs: Int, empty: Bool) {
     let plan = FaultPlan(latency: .milliseconds(latencyMs))
     let emulator = PN532Emulator(tag: empty ? nil : benchNTAG213(), plan: plan, linkPath: link)
@@ -63,6 +63,7 @@ func servePN532(link: String?, latencyMs: Int, empty: Bool) {
             emulator.resetCounters()
             plan.reset()
             print("ok")
+        case "log": print("log " + emulator.commandLog.suffix(40).map { $0.hexString(separator: "") }.joined(separator: " "))
         default: print("?")
         }
         fflush(stdout)

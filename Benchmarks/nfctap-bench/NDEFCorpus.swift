@@ -3,7 +3,8 @@
 import Foundation
 import NDEF
 
-/// Varied messages: URI (every prefix family), Text (UTF-8 and UTF-16, several languages), Smart
+/// Varied messages: URI (every prefix family), Text (UTF-8, and UTF-16 with a BOM: ndeflib cannot
+/// decode BOM-less UTF-16, which the RTD defines as big-endian; several languages), Smart
 /// Posters with titles and actions, MIME (vCard, JSON, binary), external types, multi-record
 /// messages, and chunked encodings of long payloads. Deterministic: the same file every run.
 func corpusMessages() throws -> [[UInt8]] {
@@ -25,7 +26,7 @@ func corpusMessages() throws -> [[UInt8]] {
         switch i % 8 {
         case 0: message = NDEFMessage(records: [.uri(uri)])
         case 1: message = NDEFMessage(records: [try .text(text, language: ["en", "de", "ja"][i % 3])])
-        case 2: message = NDEFMessage(records: [try .text(text, language: "en-US", encoding: .utf16BigEndian)])
+        case 2: message = NDEFMessage(records: [try .text(text, language: "en-US", encoding: .utf16BigEndianWithBOM)])
         case 3:
             let poster = SmartPoster(uri: uri, titles: [TextRecord(text: text, language: "en")], action: .open)
             message = NDEFMessage(records: [try poster.record()])
