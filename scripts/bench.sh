@@ -207,6 +207,8 @@ echo "|---|---|---|---|---|"
 
 # PC/SC: a private pcscd with vpcd (scripts/services/pcscd.sh), its readers empty.
 export NFCTAP_TEST_RUN_DIR="$RUN"
+# Its own vpcd port pair (machine-wide TCP ports): a test run elsewhere keeps 35963/35964.
+export NFCTAP_VPCD_PORT="${NFCTAP_VPCD_PORT:-36963}"
 . scripts/services/pcscd.sh
 if start_pcscd >"$RUN/pcscd-start.log" 2>&1; then
     PCSCD_STARTED=1
