@@ -98,6 +98,10 @@ struct Inventory: ParsableCommand {
         let end = run.wait()
         withExtendedLifetime(trap) {}
 
+        if !run.becameActive {
+            progress.note("nfctap: error: " + NDEFText.safe(end.localizedDescription))
+            throw end.code == .readerErrorUnsupportedFeature ? NFCTapExit.noReader : NFCTapExit.failure
+        }
         let stats = recorder.stats
         for line in stats.summaryLines(destination: destination.displayName + " (\(format.rawValue))") { progress.note(line) }
         if recorder.failure != nil { throw NFCTapExit.failure }

@@ -11,6 +11,7 @@ final class InventoryRun: NFCNDEFReaderSessionDelegate {
     private let ended = DispatchSemaphore(value: 0)
     private let endError = NSLock()
     private var _error: NFCReaderError?
+    private var _becameActive = false
 
     /// - Parameters:
     ///   - timeLimit: the session ends (201) after this long; nil = until stopped.
@@ -53,7 +54,14 @@ final class InventoryRun: NFCNDEFReaderSessionDelegate {
         return endError.withLock { _error }
     }
 
+    /// The session started polling (false when it could not start: no pcscd, no reader).
+    var becameActive: Bool { endError.withLock { _becameActive } }
+
     // MARK: NFCNDEFReaderSessionDelegate
+
+    func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
+        endError.withLock { _becameActive = true }
+    }
 
     func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
         endError.withLock {
