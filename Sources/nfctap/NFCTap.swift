@@ -20,6 +20,7 @@ struct NFCTap: ParsableCommand {
             Doctor.self,
             Inventory.self,
             Demo.self,
+            Readers.self,
         ]
     )
 }
