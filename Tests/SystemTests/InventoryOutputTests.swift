@@ -81,6 +81,7 @@ struct InventoryOutputTests {
         var warnings: [String] = []
         let output = try InventoryOutput(path: path, format: .jsonl) { warnings.append($0) }
         #expect(output.discardedBytes == 40)
+        #expect(output.existingRecords == 2)
         #expect(warnings.count == 1)
         #expect(warnings.first?.contains("partial record (40 bytes") == true)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == good + good)
@@ -99,8 +100,9 @@ struct InventoryOutputTests {
         let torn = String(row[..<tornAt])
         try (InventoryFormat.csv.header! + row + torn).write(toFile: path, atomically: false, encoding: .utf8)
         var warnings: [String] = []
-        _ = try InventoryOutput(path: path, format: .csv) { warnings.append($0) }
+        let output = try InventoryOutput(path: path, format: .csv) { warnings.append($0) }
         #expect(warnings.count == 1)
+        #expect(output.existingRecords == 1)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == InventoryFormat.csv.header! + row)
     }
 

@@ -139,6 +139,20 @@ struct InventorySessionTests {
         #expect(h.recorder.stats.taps == 0)
     }
 
+    @Test("appending to an inventory file: numbering goes on after its records")
+    func numberingGoesOn() throws {
+        let dir = try InventoryTempDirectory()
+        let path = dir.path("taps.jsonl")
+        for run in 0..<2 {
+            let h = try InventoryHarness(readers: ["Desk A"], path: path)
+            h.start()
+            #expect(try h.tap(try inventoryTag(uid: UInt8(run), uri: "https://example.com/r"), on: "Desk A").record.sequence == run + 1)
+            _ = try h.stop()
+        }
+        let lines = try parseJSONLines(try String(contentsOfFile: path, encoding: .utf8))
+        #expect(lines.map { $0["seq"] as? Int } == [1, 2])
+    }
+
     @Test("readers may come and go: the inventory goes on")
     func readersComeAndGo() throws {
         let h = try InventoryHarness(readers: ["Desk A"])

@@ -12,7 +12,8 @@ struct Inventory: ParsableCommand {
             Reads tags on every reader (or those matching --reader) until Ctrl-C, SIGTERM or --timeout.
             Readers may be plugged in and out, and pcscd restarted, while it runs.
 
-            One record per tag per tap (a tag left on the reader is one tap): seq, time (ISO 8601 UTC
+            One record per tag per tap (a tag left on the reader is one tap): seq (numbering goes on
+            in a file appended to), time (ISO 8601 UTC
             with milliseconds), uid, type, product, reader, summary (the first URI or text on the
             tag), zebraSerial, duplicate, error. JSON Lines by default, or CSV (RFC 4180, a header
             line once) with --format csv or an --output ending in .csv.

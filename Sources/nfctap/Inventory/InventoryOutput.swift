@@ -16,6 +16,9 @@ final class InventoryOutput {
     private(set) var created = false
     /// Bytes of an unconfirmed partial record cut off at opening.
     private(set) var discardedBytes = 0
+    /// Complete records the file held when it was opened (0 for stdout): the next record's
+    /// sequence number follows them.
+    private(set) var existingRecords = 0
 
     private let fd: Int32
     private let isRegularFile: Bool
@@ -131,6 +134,7 @@ final class InventoryOutput {
         if complete > 0, !Self.looksLikeInventory(content[..<complete], format: format) {
             throw InventoryOutputError.notAnInventory(path: displayName, format: format)
         }
+        existingRecords = Self.recordCount(in: content[..<complete], format: format)
     }
 
     private func readAll(size: Int) throws -> [UInt8] {
@@ -163,6 +167,16 @@ final class InventoryOutput {
             }
             return end
         }
+    }
+
+    /// Records in complete content: its record ends (LFs outside quotes), less the CSV header.
+    static func recordCount(in content: ArraySlice<UInt8>, format: InventoryFormat) -> Int {
+        var insideQuotes = false
+        var ends = 0
+        for byte in content {
+            if format == .csv, byte == 0x22 { insideQuotes.toggle() } else if byte == 0x0A, !insideQuotes { ends += 1 }
+        }
+        return format == .csv ? max(0, ends - 1) : ends
     }
 
     /// JSON Lines: the first record is an object. CSV: the first line is this project's header.

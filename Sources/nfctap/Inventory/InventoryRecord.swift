@@ -2,7 +2,8 @@ import Foundation
 
 /// One tap as `inventory` records it: a line of JSON Lines or a CSV row, same columns.
 struct InventoryRecord: Equatable {
-    /// 1, 2, 3, … in the order the taps were read (per run).
+    /// 1, 2, 3, … in the order the taps were read; a run appending to a file goes on from its
+    /// last record.
     var sequence: Int
     var time: Date
     /// Hex, upper case, no separators (as `scan --json` prints it).

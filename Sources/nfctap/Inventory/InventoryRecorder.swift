@@ -41,6 +41,8 @@ final class InventoryRecorder: @unchecked Sendable {
     init(output: InventoryOutput, duplicateWindow: Duration, clock: Clock = .system,
          confirm: @escaping Confirmation = { _, _, _ in }) {
         self.output = output
+        // Appending to a file: numbering goes on after its records.
+        self.sequence = output.existingRecords
         self.duplicateWindow = duplicateWindow
         self.clock = clock
         self.confirm = confirm
