@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-ensure_packages
+ensure_packages "${NFCTAP_RUNTIME_PACKAGES[@]}" "${NFCTAP_TEST_PACKAGES[@]}"
 ensure_swift
 
 export NFCTAP_TEST_RUN_DIR

@@ -20,6 +20,8 @@ struct NFCTap: ParsableCommand {
             Doctor.self,
             Inventory.self,
             Demo.self,
+            Emulate.self,
+            Pair.self,
             Readers.self,
         ]
     )
