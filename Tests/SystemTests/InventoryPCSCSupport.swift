@@ -5,31 +5,12 @@ import NFCTags
 import TagEmulation
 import Testing
 
-/// PC/SC for in-process sessions, wired here as the test needs it: the backend is held for the
-/// session's whole life (the session engine keeps only weak references to backends), and Type 2
-/// tags go through the reader's pseudo-APDUs (`PCSCTagConnection.type2` is not wired yet).
+/// PC/SC for in-process sessions, as the CLI's default environment wires it, in a slot of its own.
 enum TestPCSCEnvironment {
     static func make() -> NFCReaderEnvironment {
-        let backend = PCSCBackend()
-        return NFCReaderEnvironment(
-            makeBackends: { [backend] },
-            makeNDEFOperations: { connection in
-                if connection.type2 == nil, connection.tag.technology == .type2, let pcsc = connection as? PCSCTagConnection {
-                    let profile = PCSCReaderProfile(readerName: connection.tag.reader.name)
-                    return Type2Tag(link: PseudoAPDUType2Link(transceiver: pcsc.transceiver, profile: profile))
-                }
-                return try connection.ndefOperations()
-            },
-            slot: NFCSessionSlot())
+        NFCReaderEnvironment(makeBackends: { [PCSCBackend()] }, makeNDEFOperations: { try $0.ndefOperations() },
+                             slot: NFCSessionSlot())
     }
-
-    /// True when `nfctap` itself reaches pcscd: the CLI's default environment is wired to PC/SC
-    /// (not the placeholder that says "no reader backend is built in"). Asked once.
-    static let cliUsesPCSC: Bool = {
-        guard SystemEnvironment.available("pcscd"),
-              let probe = try? runCLI(["inventory", "--timeout", "0.2", "--output", "/dev/null"], timeout: 20) else { return false }
-        return !probe.stderr.contains("no reader backend is built in")
-    }()
 }
 
 /// A vpcd card serving a virtual tag through an `EmulatedPCSCReader` (the generic personality of

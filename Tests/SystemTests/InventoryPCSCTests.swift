@@ -76,8 +76,7 @@ extension PCSCSystemTests {
             #expect(lines.map { $0["reader"] as? String }.prefix(3) == [reader0, reader1, reader0])
         }
 
-        @Test("the CLI: one record per tap, SIGTERM ends it with exit 0 and a summary",
-              .enabled("nfctap's default environment is not wired to PC/SC yet", { TestPCSCEnvironment.cliUsesPCSC }))
+        @Test("the CLI: one record per tap, SIGTERM ends it with exit 0 and a summary")
         func cliTapsThenSIGTERM() throws {
             let dir = try InventoryTempDirectory()
             let path = dir.path("taps.csv")
@@ -101,7 +100,6 @@ extension PCSCSystemTests {
         }
 
         @Test("killed with SIGKILL at random points: every confirmed tap is in the file, every line a whole record",
-              .enabled("nfctap's default environment is not wired to PC/SC yet", { TestPCSCEnvironment.cliUsesPCSC }),
               arguments: [UInt64(1), 2, 3, 4, 5, 6])
         func sigkill(seed: UInt64) throws {
             var rng = SeededGenerator(seed: seed)
