@@ -26,6 +26,18 @@ struct InventoryCLITests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "name,phone\r\n")
     }
 
+    @Test("no pcscd (and no libnfc device) at the start: exit 3 with the hint, nothing written")
+    func noService() throws {
+        let dir = try InventoryTempDirectory()
+        let path = dir.path("taps.jsonl")
+        let r = try runCLI(["inventory", "--output", path, "--timeout", "1"],
+                           environment: ["PCSCLITE_CSOCK_NAME": dir.path("no-pcscd.comm"), "LIBNFC_DEVICE": "", "LIBNFC_DEFAULT_DEVICE": ""])
+        #expect(r.status == 3)
+        #expect(r.stderr.contains("pcscd"))
+        #expect(!r.stderr.contains("Inventory: tap tags"))
+        #expect(r.stdout.isEmpty)
+    }
+
     @Test("bad numbers are usage errors", arguments: [["--timeout", "0"], ["--timeout", "nan"], ["--duplicate-window", "-1"]])
     func usage(args: [String]) throws {
         let r = try runCLI(["inventory"] + args)

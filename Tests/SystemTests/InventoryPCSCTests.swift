@@ -99,6 +99,14 @@ extension PCSCSystemTests {
             #expect(rows.dropFirst().map { $0[5] } == [reader0, reader1, reader0])
         }
 
+        @Test("a --reader matching none of the attached readers: exit 3 naming them")
+        func cliNoMatchingReader() throws {
+            let r = try runCLI(["inventory", "--reader", "ACR122", "--timeout", "1"])
+            #expect(r.status == 3)
+            #expect(r.stderr.contains("no reader matches \"ACR122\" (attached: \(reader0), \(reader1))"))
+            #expect(r.stdout.isEmpty)
+        }
+
         @Test("killed with SIGKILL at random points: every confirmed tap is in the file, every line a whole record",
               arguments: [UInt64(1), 2, 3, 4, 5, 6])
         func sigkill(seed: UInt64) throws {

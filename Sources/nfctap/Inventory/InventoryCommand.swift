@@ -2,6 +2,7 @@ import ArgumentParser
 import CoreNFCLinux
 import Dispatch
 import Foundation
+import NFCReaders
 
 /// `nfctap inventory`: records every tap on every reader, one record per tag per tap, each on
 /// disk before the reader confirms it.
@@ -28,7 +29,8 @@ struct Inventory: ParsableCommand {
             Without --output the records go to stdout. On exit a summary goes to stderr.
             Exit codes: 0 when ended by Ctrl-C/SIGTERM or --timeout (the normal end of an
             inventory; a second Ctrl-C exits 130 at once), 1 when a record cannot be written or
-            --output is unusable, 3 no pcscd / no reader at the start.
+            --output is unusable, 3 no pcscd / no (matching) reader at the start. Readers unplugged
+            later, or pcscd restarting, do not end it.
             """)
 
     @Option(name: [.short, .long], help: ArgumentHelp("Append records to this file (created if missing; its directory must exist). Default: stdout.", valueName: "file"))
@@ -75,6 +77,14 @@ struct Inventory: ParsableCommand {
             throw NFCTapExit.failure
         }
 
+        let readers: [ReaderInfo]
+        do {
+            readers = try InventoryPreflight.readers(in: .shared, matching: readerOptions.readers)
+        } catch {
+            progress.note("nfctap: error: " + NDEFText.safe(String(describing: error)))
+            throw NFCTapExit.noReader
+        }
+
         let recorder = InventoryRecorder(output: destination, duplicateWindow: Self.duration(duplicateWindow)) {
             progress.confirmed($0, complete: $1, stats: $2)
         }
@@ -93,8 +103,8 @@ struct Inventory: ParsableCommand {
             run.stop(.signal(number))
         }
 
-        let readers = readerOptions.readers.isEmpty ? "any reader" : readerOptions.readers.map { "\"\($0)\"" }.joined(separator: " or ")
-        progress.note("Inventory: tap tags on \(NDEFText.safe(readers)); Ctrl-C to finish. Records: \(NDEFText.safe(destination.displayName)) (\(format.rawValue))")
+        let names = readers.map(\.name).joined(separator: ", ")
+        progress.note("Inventory: tap tags on \(NDEFText.safe(names)); Ctrl-C to finish. Records: \(NDEFText.safe(destination.displayName)) (\(format.rawValue))")
         run.start()
         let end = run.wait()
         withExtendedLifetime(trap) {}
