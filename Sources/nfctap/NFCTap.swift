@@ -18,6 +18,8 @@ struct NFCTap: ParsableCommand {
         subcommands: [
             Decode.self,
             Doctor.self,
+            Inventory.self,
+            Demo.self,
             Emulate.self,
             Pair.self,
             Readers.self,
