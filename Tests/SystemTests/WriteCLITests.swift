@@ -65,7 +65,7 @@ extension PCSCSystemTests {
             try Data(twoRecords).write(to: file)
             let whole = try runCLI(["write", "--ndef-file", file.path, "--json", "--timeout", "20"])
             #expect(whole.status == 0, "\(whole.stderr)")
-            #expect(t4.ndefFile.prefix(2 + twoRecords.count) == [0x00, UInt8(twoRecords.count)] + twoRecords)
+            #expect(Array(t4.ndefFile.prefix(2 + twoRecords.count)) == [0x00, UInt8(twoRecords.count)] + twoRecords)
         }
 
         @Test func lockMakesType2ReadOnlyForGood() throws {
