@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 import NFCTags
+import PCSC
 import TagEmulation
 import Testing
 
@@ -43,24 +44,38 @@ final class CLIProcess: @unchecked Sendable {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        pump(out.fileHandleForReading) { $0.stdoutBuffer += $1 } closed: { $0.stdoutClosed = true }
+        pump(err.fileHandleForReading) { $0.stderrData += $1 } closed: { _ in }
+    }
+
+    /// Reads `handle` on a background thread until end of file, appending under the lock.
+    private func pump(_ handle: FileHandle, append: @escaping (CLIProcess, Data) -> Void,
+                      closed: @escaping (CLIProcess) -> Void) {
         readers.enter()
         DispatchQueue.global().async { [self] in
-            let handle = out.fileHandleForReading
             while true {
                 let chunk = handle.availableData
                 condition.withLock {
-                    if chunk.isEmpty { stdoutClosed = true } else { stdoutBuffer += chunk }
+                    if chunk.isEmpty { closed(self) } else { append(self, chunk) }
                     condition.broadcast()
                 }
                 if chunk.isEmpty { break }
             }
             readers.leave()
         }
-        readers.enter()
-        DispatchQueue.global().async { [self] in
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            condition.withLock { stderrData = data }
-            readers.leave()
+    }
+
+    /// Waits until stderr contains `text` (e.g. the prompt: the session is listening).
+    func waitForStderr(_ text: String, deadline seconds: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) {
+        let limit = Date().addingTimeInterval(seconds)
+        condition.withLock {
+            while !String(decoding: stderrData, as: UTF8.self).contains(text) {
+                if !condition.wait(until: limit) {
+                    Issue.record("stderr never showed \"\(text)\": \(String(decoding: stderrData, as: UTF8.self))",
+                                 sourceLocation: sourceLocation)
+                    return
+                }
+            }
         }
     }
 
@@ -111,6 +126,20 @@ final class CLIProcess: @unchecked Sendable {
                       stdout: String(decoding: stdoutBuffer, as: UTF8.self),
                       stderr: String(decoding: stderrData, as: UTF8.self))
         }
+    }
+}
+
+extension TestPCSCD {
+    /// Waits until pcscd sees a card in both vpcd readers.
+    static func waitUntilBothReadersHoldCards(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let context = try Context()
+        for _ in 0..<200 {
+            var states = [reader0, reader1].map { ReaderState(reader: $0) }
+            try context.getStatusChange(&states, timeout: .zero)
+            if states.allSatisfy({ $0.eventState.contains(.present) }) { return }
+            usleep(50_000)
+        }
+        Issue.record("pcscd never saw both cards", sourceLocation: sourceLocation)
     }
 }
 

@@ -118,6 +118,16 @@ extension PCSCSystemTests {
 
         // MARK: Failures
 
+        @Test func ctrlCEndsASingleScanWith130() throws {
+            let cli = try CLIProcess(["scan", "--timeout", "0"])
+            cli.waitForStderr("Hold a tag near")
+            cli.interrupt()
+            let result = cli.finish()
+            #expect(result.status == 130)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.contains("nfctap: error: interrupted"), "\(result.stderr)")
+        }
+
         @Test func noTagBeforeTheTimeoutExits2() throws {
             let result = try runCLI(["scan", "--timeout", "1"])
             #expect(result.status == 2)
