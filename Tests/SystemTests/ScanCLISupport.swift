@@ -1,7 +1,6 @@
 import Foundation
 import NDEF
 import NFCTags
-import PCSC
 import TagEmulation
 import Testing
 
@@ -126,20 +125,6 @@ final class CLIProcess: @unchecked Sendable {
                       stdout: String(decoding: stdoutBuffer, as: UTF8.self),
                       stderr: String(decoding: stderrData, as: UTF8.self))
         }
-    }
-}
-
-extension TestPCSCD {
-    /// Waits until pcscd sees a card in both vpcd readers.
-    static func waitUntilBothReadersHoldCards(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let context = try Context()
-        for _ in 0..<200 {
-            var states = [reader0, reader1].map { ReaderState(reader: $0) }
-            try context.getStatusChange(&states, timeout: .zero)
-            if states.allSatisfy({ $0.eventState.contains(.present) }) { return }
-            usleep(50_000)
-        }
-        Issue.record("pcscd never saw both cards", sourceLocation: sourceLocation)
     }
 }
 

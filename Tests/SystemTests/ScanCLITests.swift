@@ -109,7 +109,7 @@ extension PCSCSystemTests {
         @Test func multiEndsAtTheTimeoutWithExit0() throws {
             let tag = try TagOnReader(VirtualType2Tag.blankNTAG213(uid: ScanVectors.uid(0x03)))
             defer { tag.remove() }
-            let result = try runCLI(["scan", "--multi", "--json", "--timeout", "2"])
+            let result = try runCLI(["scan", "--multi", "--json", "--timeout", "4"])
             #expect(result.status == 0, "\(result.stderr)")
             let lines = result.stdout.split(separator: "\n")
             #expect(lines.count == 1)  // the tag left on the reader is read once

@@ -129,25 +129,6 @@ extension PCSCSystemTests {
             #expect(t2.memory == before)
         }
 
-        @Test func twoTagsInTheFieldWaitUntilOneIsLeft() throws {
-            let a = try TagOnReader(VirtualType2Tag.blankNTAG213(uid: ScanVectors.uid(0x91)), reader: 0)
-            let b = try TagOnReader(VirtualType2Tag.blankNTAG215(uid: ScanVectors.uid(0x92)), reader: 1)
-            defer { b.remove() }
-            let memoryOfA = try #require(a.tag as? VirtualType2Tag).memory
-            try TestPCSCD.waitUntilBothReadersHoldCards()
-            let cli = try CLIProcess(["write", "--uri", ScanVectors.uri, "--json", "--timeout", "30"])
-            cli.waitForStderr("2 tags are in the field: remove all but one.")
-            a.remove()
-            let result = cli.finish()
-            #expect(result.status == 0, "\(result.stderr)")
-            let report = try JSONDecoder().decode(WriteJSON.self, from: Data(result.stdout.utf8))
-            #expect(report.uid == ScanVectors.uid(0x92).hexString)
-            #expect(report.reader == ScanVectors.reader1)
-            let t2 = try #require(b.tag as? VirtualType2Tag)
-            #expect(Array(t2.memory[16 ..< 36]) == [0x03, 0x11] + ScanVectors.uriMessage + [0xFE])
-            #expect(try #require(a.tag as? VirtualType2Tag).memory == memoryOfA)
-        }
-
         @Test func ctrlCEndsAWaitingWriteWith130() throws {
             let cli = try CLIProcess(["write", "--uri", ScanVectors.uri, "--timeout", "0"])
             cli.waitForStderr("to write 17 bytes")
