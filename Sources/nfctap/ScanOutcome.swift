@@ -67,9 +67,12 @@ enum ScanFailure {
 
     /// A tag operation (connect, query, read, write, lock, APDU) failed.
     /// - Parameter size: the encoded message size, for the 402 message.
-    static func tagOperation(_ error: any Error, size: Int? = nil, capacity: Int? = nil) -> CLIError {
+    /// - Parameter writing: the operation was a write (a lost tag then says what the tag holds).
+    static func tagOperation(_ error: any Error, size: Int? = nil, capacity: Int? = nil, writing: Bool = false) -> CLIError {
         guard let error = error as? NFCReaderError else { return CLIError(String(describing: error)) }
         switch error.code {
+        case .readerTransceiveErrorTagConnectionLost where writing:
+            return CLIError("the tag left the reader before the write completed (\(error.message)); \(Self.tearSafe)")
         case .readerTransceiveErrorTagConnectionLost:
             return CLIError("the tag left the reader (\(error.message)): hold it still and try again")
         case .ndefReaderSessionErrorTagNotWritable:
@@ -80,8 +83,7 @@ enum ScanFailure {
         case .ndefReaderSessionErrorTagUpdateFailure:
             // Tear-safe writes (specs §1, §2): the length is written last, so the tag holds the old
             // message or an empty one, never a corrupt one.
-            return CLIError("the write did not complete (\(error.message)); the tag holds its previous message "
-                            + "or an empty one, never a corrupt one: hold it still and run write again")
+            return CLIError("the write did not complete (\(error.message)); \(Self.tearSafe)")
         case .ndefReaderSessionErrorZeroLengthMessage:
             return CLIError("the message is empty")
         case .readerSessionInvalidationErrorSystemIsBusy:
@@ -90,6 +92,9 @@ enum ScanFailure {
             return CLIError(error.message)
         }
     }
+
+    /// What a tag holds after an interrupted tear-safe write.
+    static let tearSafe = "the tag holds its previous message or an empty one, never a corrupt one: hold it still and run write again"
 
     /// Core NFC's 402 in numbers.
     static func tooSmall(size: Int, capacity: Int) -> CLIError {

@@ -96,25 +96,43 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
             }
             guard message.bytes.count <= size else { throw ScanFailure.tooSmall(size: message.bytes.count, capacity: size) }
             try await tag.writeNDEF(message.message)
-            let readBack = try await tag.readNDEF()
-            guard message.matches(readBack) else {
-                let read = (try? readBack.encodedBytes().hexString) ?? "an undecodable message"
-                throw CLIError("the tag does not hold what was written: wrote \(message.bytes.hexString), read back \(read)")
-            }
+            try await verify(tag)
             if lock {
                 prompt.message("Locking the tag: this is permanent, it can never be written again.", .yellow)
-                try await tag.writeLock()
-                let (after, _) = try await tag.queryNDEFStatus()
-                guard after == .readOnly else { throw CLIError("the lock did not take: the tag still reports itself writable") }
+                do {
+                    try await tag.writeLock()
+                    let (after, _) = try await tag.queryNDEFStatus()
+                    guard after == .readOnly else { throw CLIError("the tag still reports itself writable") }
+                } catch {
+                    let why = (error as? CLIError)?.message ?? ScanFailure.tagOperation(error).message
+                    throw CLIError("the message was written and verified, but locking failed: \(why)")
+                }
             }
             report(capacity: size)
             outcome.decide(.success)
         } catch let error as CLIError {
             outcome.decide(.failure(error))
         } catch {
-            outcome.decide(.failure(ScanFailure.tagOperation(error, size: message.bytes.count, capacity: capacity)))
+            outcome.decide(.failure(ScanFailure.tagOperation(error, size: message.bytes.count, capacity: capacity,
+                                                             writing: true)))
         }
         session.invalidate()
+    }
+
+    /// Reads the message back and compares it with what was written.
+    /// - Throws: `CLIError` for a different message, or when it cannot be read back.
+    private func verify(_ tag: any NFCNDEFTag) async throws {
+        let readBack: NFCNDEFMessage
+        do {
+            readBack = try await tag.readNDEF()
+        } catch {
+            throw CLIError("the message was written but could not be read back to check it: "
+                           + ScanFailure.tagOperation(error).message)
+        }
+        guard message.matches(readBack) else {
+            let read = (try? readBack.encodedBytes().hexString) ?? "an undecodable message"
+            throw CLIError("the tag does not hold what was written: wrote \(message.bytes.hexString), read back \(read)")
+        }
     }
 
     private func report(capacity: Int) {

@@ -180,3 +180,33 @@ enum ScanVectors {
     /// A Type 2 UID per test (7 bytes, manufacturer 04).
     static func uid(_ n: UInt8) -> [UInt8] { [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, n] }
 }
+
+/// A vpcd card that tears writes: the tag answers up to `writesAllowed` writes (Type 2 UPDATE
+/// BINARY `FF D6`, Type 4 `00 D6`), then leaves the field before the next one reaches it.
+final class TearingReader: VPCDCardBehaviour, @unchecked Sendable {
+    let reader: EmulatedPCSCReader
+    private let lock = NSLock()
+    private var writesLeft: Int
+    private var gone = false
+
+    init(tag: VirtualTag, writesAllowed: Int) {
+        reader = EmulatedPCSCReader(tag: tag)
+        writesLeft = writesAllowed
+    }
+
+    var atr: [UInt8]? { lock.withLock { gone } ? nil : reader.atr }
+
+    func transmit(_ apdu: [UInt8]) -> [UInt8]? {
+        let pass: Bool = lock.withLock {
+            guard !gone else { return false }
+            if apdu.count >= 2, apdu[0] == 0xFF || apdu[0] == 0x00, apdu[1] == 0xD6 {
+                if writesLeft == 0 { gone = true; return false }
+                writesLeft -= 1
+            }
+            return true
+        }
+        return pass ? reader.transmit(apdu) : nil
+    }
+
+    func powerOn() { reader.powerOn() }
+}

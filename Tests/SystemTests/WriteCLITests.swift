@@ -129,6 +129,35 @@ extension PCSCSystemTests {
             #expect(t2.memory == before)
         }
 
+        /// Tear-safe (specs §1: length 0 first, then the message, then the length): the tag leaves
+        /// before the (k+1)-th page write. Torn before any write, it keeps the old message; torn
+        /// after the first, it holds an empty one; never anything else. The CLI says so, exit 1.
+        @Test(arguments: 0 ..< 7)
+        func tornType2WriteLeavesOldOrEmpty(_ writesAllowed: Int) throws {
+            let old = ScanVectors.uriMessage, new = ScanVectors.textMessage
+            let t2 = try VirtualType2Tag(product: .ntag213, uid: ScanVectors.uid(0xC0), ndef: old)
+            let card = VPCDCard(behaviour: TearingReader(tag: t2, writesAllowed: writesAllowed), port: TestPCSCD.port0)
+            try card.insert()
+            defer { card.stop() }
+            let result = try runCLI(["write", "--text", "hej", "--lang", "sv", "--timeout", "20"])
+            // NTAG213: Lock Control TLV at 16-20, then the NDEF TLV: 03 length message.
+            let memory = t2.memory
+            #expect(memory[21] == 0x03)
+            let stored = Array(memory[23 ..< 23 + Int(memory[22])])
+            if card.isInserted {
+                // Enough writes allowed: the write completed.
+                #expect(writesAllowed > 0)
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(stored == new)
+            } else {
+                #expect(result.status == 1)
+                // vpcd turns a card that stops answering into an empty reply (401) rather than a
+                // removal (100); both say what the tag holds.
+                #expect(result.stderr.contains("previous message or an empty one, never a corrupt one"), "\(result.stderr)")
+                #expect(stored == (writesAllowed == 0 ? old : []), "torn after \(writesAllowed) writes: \(stored.hexString)")
+            }
+        }
+
         @Test func ctrlCEndsAWaitingWriteWith130() throws {
             let cli = try CLIProcess(["write", "--uri", ScanVectors.uri, "--timeout", "0"])
             cli.waitForStderr("to write 17 bytes")
