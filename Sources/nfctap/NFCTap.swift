@@ -22,6 +22,7 @@ struct NFCTap: ParsableCommand {
             Decode.self,
             Doctor.self,
             Emulate.self,
+            Pair.self,
             Readers.self,
         ]
     )
