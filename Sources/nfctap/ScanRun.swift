@@ -17,7 +17,6 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
 
     private let lock = NSLock()
     private weak var session: NFCNDEFReaderSession?
-    private var interrupted = false
 
     init(json: Bool, multi: Bool, timeout: Double, readers: ReaderOptions) {
         self.json = json
@@ -39,8 +38,7 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
                                            configuration: configuration,
                                            environment: recorder.environment(wrapping: .shared))
         lock.withLock { self.session = session }
-        let trap = SignalTrap(queue: DispatchQueue(label: "nfctap.scan.signals")) { [self] number in
-            lock.withLock { interrupted = true }
+        let trap = SignalTrap(queue: DispatchQueue(label: "nfctap.scan.signals")) { number in
             session.invalidate(reason: .signal(number))
         }
         session.begin()

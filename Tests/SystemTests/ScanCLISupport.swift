@@ -150,7 +150,7 @@ struct ScanJSON: Decodable, Equatable {
     var errorCode: Int?
 
     /// Decodes one JSON object (one line of output).
-    static func decode(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ScanJSON {
+    static func decode(_ line: String) throws -> ScanJSON {
         try JSONDecoder().decode(ScanJSON.self, from: Data(line.utf8))
     }
 }
