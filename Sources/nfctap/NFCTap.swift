@@ -21,6 +21,8 @@ struct NFCTap: ParsableCommand {
             APDUCommand.self,
             Decode.self,
             Doctor.self,
+            Inventory.self,
+            Demo.self,
             Emulate.self,
             Pair.self,
             Readers.self,
