@@ -16,6 +16,9 @@ struct NFCTap: ParsableCommand {
             """,
         version: version,
         subcommands: [
+            Scan.self,
+            Write.self,
+            APDUCommand.self,
             Decode.self,
             Doctor.self,
             Inventory.self,
