@@ -171,6 +171,25 @@ msg = h("D1 01 0C 55 04") + b"example.com"
 long_msg = h("D2 03 28") + b"a/b" + bytes(range(40))
 
 
+def filler(head, n, tail):
+    """A reply of head + n zero bytes + tail, in the type4 target's `FE` form."""
+    return ("FILL", head, n, tail)
+
+
+def replies_blob_fill(*rs):
+    out = b""
+    for r in rs:
+        if isinstance(r, tuple):
+            out += b"\xfe" + r[2].to_bytes(2, "big") + replies_blob(r[1]) + replies_blob(r[3])
+        else:
+            out += replies_blob(r)
+    return out
+
+
+def message_blob(head, zeros=0):
+    return replies_blob(head) + zeros.to_bytes(2, "big")
+
+
 def read_script(cc, nlen_size, message, mle):
     rs = [OK, OK, cc[:15] + OK]
     if len(cc) == 17:
@@ -197,12 +216,23 @@ write("type4", b"\x01" + replies_blob(OK, OK, cc_v2 + OK))
 write("type4", b"\x01" + replies_blob(OK, OK, cc_v2_ro + OK))
 write("type4", b"\x01" + replies_blob(OK, OK, cc_v3[:15] + OK, cc_v3[15:] + OK))
 write("type4", b"\x02" + replies_blob(OK, OK, cc_v2 + OK))
-write("type4", b"\x03" + replies_blob(msg) + replies_blob(OK, OK, cc_v2 + OK, OK, OK, OK, OK))
-write("type4", b"\x03" + replies_blob(long_msg) + replies_blob(OK, OK, cc_v2_small + OK, OK, *([OK] * 8)))
-write("type4", b"\x0b" + replies_blob(long_msg) + replies_blob(OK, OK, cc_v3[:15] + OK, cc_v3[15:] + OK, OK, OK, OK, OK))
-write("type4", b"\x03" + replies_blob(b"") + replies_blob(OK, OK, cc_v2 + OK, OK, OK))
+write("type4", b"\x03" + message_blob(msg) + replies_blob(OK, OK, cc_v2 + OK, OK, OK, OK, OK))
+write("type4", b"\x03" + message_blob(long_msg) + replies_blob(OK, OK, cc_v2_small + OK, OK, *([OK] * 8)))
+write("type4", b"\x0b" + message_blob(long_msg) + replies_blob(OK, OK, cc_v3[:15] + OK, cc_v3[15:] + OK, OK, OK, OK, OK))
+write("type4", b"\x03" + message_blob(b"") + replies_blob(OK, OK, cc_v2 + OK, OK, OK))
 write("type4", b"\x04" + replies_blob(OK, OK, cc_v2 + OK, OK, h("FF") + OK))
 write("type4", b"\x04" + replies_blob(OK, OK, cc_v3[:15] + OK, cc_v3[15:] + OK, OK, h("FF") + OK))
+# Mapping 3.0, extended length: a 40000-byte message, so the reads and writes past 7FFF use B1/D7.
+cc_v3_big = h("00 11 30 FF FF FF FF 06 08 E1 04 00 01 00 00 00 00")
+big = 40000
+cc_v3_mlc = h("00 11 30 FF FF 7F FF 06 08 E1 04 00 01 00 00 00 00")  # MLc 7FFF: the second write chunk needs D7
+# Read: the first B0 returns 9000h bytes (ENLEN 9C40h), so the rest comes from one B1 at 9000h.
+write("type4", b"\x08" + replies_blob_fill(OK, OK, cc_v3_big[:15] + OK, cc_v3_big[15:] + OK, OK,
+                                           filler(h("00 00 9C 40"), 0x9000 - 4, OK),
+                                           filler(h("53 82 0C 44"), 0x0C44, OK)))
+# Write 40000 bytes: NLEN 0, D6 at 4 (7FFFh bytes), D7 at 8003h, then ENLEN.
+write("type4", b"\x0b" + message_blob(h("C5 00 00 00 9C 3A"), big - 6)
+      + replies_blob(OK, OK, cc_v3_mlc[:15] + OK, cc_v3_mlc[15:] + OK, OK, OK, OK, OK, OK))
 for cc in [cc_v2, cc_v3, cc_v1, cc_v2_small, h("00 0F 20 00 3B 00 34 04 06 E1 04 FF FE 00 00"),
            h("00 11 30 00 FF 00 FF 06 08 E1 04 FF FF FF FE 00 00")]:
     write("type4", b"\x05" + cc)

@@ -5,8 +5,11 @@
 //
 // Input: byte 0 picks the operation (low 3 bits: 0 readNDEF, 1 queryNDEFStatus,
 // 2 readCapabilityContainer, 3 writeNDEF, 4 writeLock, 5–7 parse the rest as a CC) and bit 3
-// turns on extended-length APDUs. writeNDEF then takes the message, length-prefixed. The rest are the tag's replies, each length-prefixed (`FuzzInput.lengthPrefixed`);
-// when they run out the tag is gone (`TagError.tagLost`).
+// turns on extended-length APDUs. writeNDEF then takes its message: a length-prefixed head and
+// a 2-byte count of zero bytes appended. The rest are the tag's replies (`FuzzInput.reply()`):
+// a length-prefixed piece, or `FE n1 n0 head tail` for head + n zero bytes + tail, so that
+// files past offset 7FFF (B1/D7 with offset data objects) are reachable from short inputs.
+// When the replies run out the tag is gone (`TagError.tagLost`).
 //
 // A finding (trap) is: any error other than TagError; a command that is not a well-formed
 // CLA 00 APDU; a message read longer than the bytes the tag sent; a CC that does not survive
@@ -47,9 +50,26 @@ final class FuzzTransceiver: Transceiver {
             finding("Type4Tag sent a malformed APDU: \(command.hexString(separator: " "))")
         }
         sent.append(apdu)
-        guard let reply = input.lengthPrefixed() else { throw TagError.tagLost }
+        guard let reply = input.reply() else { throw TagError.tagLost }
         suppliedBytes += reply.count
         return reply
+    }
+}
+
+extension FuzzInput {
+    /// Zero bytes, as many as the big-endian `count` bytes say.
+    func zeros(count: [UInt8]) -> [UInt8] {
+        [UInt8](repeating: 0, count: count.reduce(0) { $0 << 8 | Int($1) })
+    }
+
+    /// One tag reply: a length-prefixed piece, or `FE n1 n0 head tail` (head + n zeros + tail).
+    mutating func reply() -> [UInt8]? {
+        guard !isAtEnd else { return nil }
+        guard bytes[offset] == 0xFE else { return lengthPrefixed() }
+        _ = byte()
+        let n = take(2)
+        let head = lengthPrefixed() ?? []
+        return head + zeros(count: n) + (lengthPrefixed() ?? [])
     }
 }
 
@@ -148,7 +168,7 @@ private func updatesHitCCFile(_ sent: [CommandAPDU]) -> Bool {
 
 private func checkWrite(_ input: FuzzInput, extended: Bool) {
     var input = input
-    let message = input.lengthPrefixed() ?? []
+    let message = (input.lengthPrefixed() ?? []) + input.zeros(count: input.take(2))
     let channel = FuzzTransceiver(input)
     let tag = Type4Tag(transceiver: channel, extendedLength: extended)
     let succeeded = expectTagError("writeNDEF", { try tag.writeNDEF(message) }) != nil
