@@ -2,6 +2,7 @@
 // Run: swift run -c release nfctap-bench   (figures go into README.md "Benchmarks")
 var rows: [BenchmarkRow] = []
 // Each area appends its rows here (one file per area in this folder).
-rows += libnfcBenchmarkRows()
+rows += type2BenchmarkRows()
 rows += type4BenchmarkRows()
+rows += libnfcBenchmarkRows()
 printTable(rows)

@@ -24,7 +24,9 @@ public protocol Type2Link: AnyObject {
     func write(page: Int, data: [UInt8]) throws
     /// True when raw commands such as GET_VERSION (60h) pass through.
     var canSendRawCommands: Bool { get }
-    /// GET_VERSION (60h): 8 bytes. Only called when `canSendRawCommands`.
+    /// GET_VERSION (60h): 8 bytes. Only called when `canSendRawCommands`. A tag that does not
+    /// implement it (Ultralight, Ultralight C: NAK or mute) must be re-selected by the link, which
+    /// then throws `.unsupported` or `.nak`; `.tagLost` only when the tag is really gone.
     func getVersion() throws -> [UInt8]
 }
 

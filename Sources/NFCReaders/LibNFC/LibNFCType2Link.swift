@@ -60,8 +60,16 @@ final class LibNFCType2Link: Type2Link {
 
     /// GET_VERSION `60` sent raw (easy framing and chip CRC off, CRC_A by hand) → 8 bytes.
     /// - Throws: `TagError` (`.malformedReply` for a bad CRC_A or length).
+    /// Ultralight and Ultralight C do not implement GET_VERSION: they NAK or go mute. The exchanger
+    /// re-selects the tag (waking it); a tag still there means "not implemented", reported as
+    /// `.unsupported` as the `Type2Link` contract expects (the tag logic then sizes from the CC).
     func getVersion() throws -> [UInt8] {
-        let reply = try exchanger.run { try $0.transceiveRaw([0x60], timeout: exchanger.timeout) }
+        let reply: [UInt8]
+        do {
+            reply = try exchanger.run { try $0.transceiveRaw([0x60], timeout: exchanger.timeout) }
+        } catch TagError.transport(_, let message) {
+            throw TagError.unsupported("GET_VERSION (\(message))")
+        }
         guard reply.count == 8 else {
             throw TagError.malformedReply("GET_VERSION answered \(reply.count) bytes, expected 8")
         }

@@ -1,0 +1,182 @@
+import Foundation
+import NFCTags
+
+/// A PC/SC contactless reader's personality in front of a `VirtualTag`: the ATR it builds, the
+/// pseudo-APDUs it understands (shared/specs/tags-and-readers.md §3) and the frames it sends the
+/// tag. It sits behind vpcd (the virtual card client feeds it) and behind
+/// `EmulatedPCSCTransceiver` for in-process tests and the demo.
+///
+/// Every `transmit` is one exchange of `plan` (latency, leave-field, injected faults, log).
+public final class EmulatedPCSCReader: @unchecked Sendable {
+    public let profile: PCSCReaderProfile
+    public let plan: FaultPlan
+    private let lock = NSLock()
+    private var _tag: VirtualTag?
+    private var _ledState: UInt8 = 0
+    private var _buzzerOnDetection = true
+
+    public init(profile: PCSCReaderProfile = .generic, tag: VirtualTag? = nil, plan: FaultPlan = FaultPlan()) {
+        self.profile = profile
+        self._tag = tag
+        self.plan = plan
+        tag?.activate()
+    }
+
+    /// The tag on the reader; nil = no card. Setting one activates it (it just entered the field).
+    public var tag: VirtualTag? {
+        get { lock.withLock { _tag } }
+        set {
+            newValue?.activate()
+            lock.withLock { _tag = newValue }
+        }
+    }
+
+    /// A PC/SC reader name that `PCSCReaderProfile(readerName:)` maps back to `profile`.
+    public var readerName: String {
+        switch profile.family {
+        case .acr122u: return "ACS ACR122U PICC Interface 00 00"
+        case .acr1252u: return "ACS ACR1252 1S CL Reader PICC 00 00"
+        case .identiv: return "Identiv uTrust 3700 F CL Reader 00 00"
+        case .generic: return "Virtual PCD 00 00"
+        }
+    }
+
+    /// ACR122U LED state as the last `FF 00 40` left it: bit 0 red, bit 1 green.
+    public var ledState: UInt8 { lock.withLock { _ledState } }
+    /// ACR122U "buzz on card detection" (`FF 00 52 FF 00` on, `FF 00 52 00 00` off).
+    public var buzzerOnDetection: Bool { lock.withLock { _buzzerOnDetection } }
+
+    /// The ATR for the current tag; nil when there is none.
+    public var atr: [UInt8]? { tag.map(Self.atr(for:)) }
+
+    /// Power-on or reset from the host (vpcd control bytes 01/02): re-activates the tag.
+    public func reset() {
+        tag?.activate()
+    }
+
+    /// One APDU to the reader; nil when no card is present or the tag did not answer
+    /// (the PC/SC layer reports that as a removed card).
+    public func transmit(_ apdu: [UInt8]) -> [UInt8]? {
+        guard let tag else { return nil }
+        return plan.exchange(apdu) { self.answer($0, tag: tag) }
+    }
+
+    /// An in-process `Type2Link` through this reader (pseudo-APDUs of `profile`).
+    public func type2Link() -> PseudoAPDUType2Link {
+        PseudoAPDUType2Link(transceiver: EmulatedPCSCTransceiver(reader: self), profile: profile)
+    }
+
+    // MARK: - Pseudo-APDUs
+
+    static let ok: [UInt8] = [0x90, 0x00]
+    static let failed: [UInt8] = [0x63, 0x00]
+    static let wrongLength: [UInt8] = [0x67, 0x00]
+    static let functionNotSupported: [UInt8] = [0x6A, 0x81]
+    static let insNotSupported: [UInt8] = [0x6D, 0x00]
+    static let claNotSupported: [UInt8] = [0x6E, 0x00]
+
+    private func answer(_ apdu: [UInt8], tag: VirtualTag) -> [UInt8]? {
+        guard apdu.count >= 4 else { return Self.wrongLength }
+        guard apdu[0] == 0xFF else {
+            // An ISO-DEP card gets the APDU itself; a storage card has no APDU interface.
+            return tag.ats != nil ? tag.respond(to: apdu) : Self.claNotSupported
+        }
+        let body = Array(apdu.dropFirst(4))
+        switch apdu[1] {
+        case 0xCA: return getData(p1: apdu[2], p2: apdu[3], tag: tag)
+        case 0xB0: return readBinary(block: Int(apdu[2]) << 8 | Int(apdu[3]), le: body.first ?? 0, tag: tag)
+        case 0xD6: return updateBinary(block: Int(apdu[2]) << 8 | Int(apdu[3]), body: body, tag: tag)
+        case 0x00: return escape(p1: apdu[2], p2: apdu[3], body: body, tag: tag)
+        default: return Self.insNotSupported
+        }
+    }
+
+    /// GET DATA `FF CA P1 00 Le`: P1 00 UID; P1 01 the ATS (ACS) or the historical bytes (PC/SC Part 3).
+    private func getData(p1: UInt8, p2: UInt8, tag: VirtualTag) -> [UInt8] {
+        guard p2 == 0 else { return Self.functionNotSupported }
+        switch p1 {
+        case 0x00: return tag.uid + Self.ok
+        case 0x01:
+            guard let ats = tag.ats else { return Self.functionNotSupported }
+            return (profile.getDataP1ReturnsATS ? ats : Self.historicalBytes(ats: ats)) + Self.ok
+        default: return Self.functionNotSupported
+        }
+    }
+
+    /// READ BINARY `FF B0 00 page Le` → READ `30 page`. ACS: Le a multiple of 4 up to 16
+    /// (00 = 16); Identiv: always one page; generic: Le bytes up to 16.
+    private func readBinary(block: Int, le: UInt8, tag: VirtualTag) -> [UInt8] {
+        guard tag.ats == nil else { return Self.functionNotSupported }
+        guard block <= 0xFF else { return Self.functionNotSupported }
+        let wanted = le == 0 ? 16 : Int(le)
+        switch profile.family {
+        case .acr122u, .acr1252u:
+            guard wanted % 4 == 0, wanted <= 16 else { return Self.wrongLength }
+        case .identiv, .generic:
+            guard wanted <= 16 else { return Self.wrongLength }
+        }
+        guard let data = tag.respond(to: [0x30, UInt8(block)]), data.count == 16 else { return Self.failed }
+        let count = profile.family == .identiv ? 4 : wanted
+        return Array(data.prefix(count)) + Self.ok
+    }
+
+    /// UPDATE BINARY `FF D6 00 page 04 d0..d3` → WRITE `A2 page d0..d3`; ACK → `90 00`, else `63 00`.
+    private func updateBinary(block: Int, body: [UInt8], tag: VirtualTag) -> [UInt8] {
+        guard tag.ats == nil else { return Self.functionNotSupported }
+        guard block <= 0xFF else { return Self.functionNotSupported }
+        guard body.count == 5, body[0] == 4 else { return Self.wrongLength }
+        let reply = tag.respond(to: [0xA2, UInt8(block)] + body[1 ..< 5])
+        return reply == [0x0A] ? Self.ok : Self.failed
+    }
+
+    /// `FF 00 P1 P2 …`: ACR122U direct transmit (P1 P2 = 00 00), LED/buzzer (P1 = 40), buzzer on
+    /// detection (P1 = 52). Other readers refuse them.
+    private func escape(p1: UInt8, p2: UInt8, body: [UInt8], tag: VirtualTag) -> [UInt8] {
+        guard profile.supportsLEDAndBuzzer || profile.supportsDirectTransmit else { return Self.functionNotSupported }
+        switch (p1, p2) {
+        case (0x00, 0x00):
+            guard let lc = body.first, body.count == Int(lc) + 1, lc >= 2, body[1] == 0xD4 else { return Self.wrongLength }
+            return pn532(Array(body[2...]), tag: tag) + Self.ok
+        case (0x40, _):
+            guard body.count == 5, body[0] == 4 else { return Self.wrongLength }
+            return [0x90, setLED(p2)]
+        case (0x52, 0x00), (0x52, 0xFF):
+            lock.withLock { _buzzerOnDetection = p2 == 0xFF }
+            return Self.ok
+        default:
+            return Self.functionNotSupported
+        }
+    }
+
+    /// LED control byte: bits 0/1 final red/green, bits 2/3 their update masks (blinking is not
+    /// modelled). Returns the new state.
+    private func setLED(_ control: UInt8) -> UInt8 {
+        lock.withLock {
+            if control & 0x04 != 0 { _ledState = (_ledState & ~0x01) | (control & 0x01) }
+            if control & 0x08 != 0 { _ledState = (_ledState & ~0x02) | (control & 0x02) }
+            return _ledState
+        }
+    }
+
+    /// The PN532 inside an ACR122U: answers `D4 cmd …` with `D5 cmd+1 …`.
+    private func pn532(_ command: [UInt8], tag: VirtualTag) -> [UInt8] {
+        guard let code = command.first else { return [0xD5, 0x01] }
+        let args = Array(command.dropFirst())
+        switch code {
+        case 0x42: // InCommunicateThru: status 01 (timeout) when the tag does not answer
+            guard let reply = tag.respond(to: args) else { return [0xD5, 0x43, 0x01] }
+            return [0xD5, 0x43, 0x00] + reply
+        case 0x40: // InDataExchange to target 1
+            guard args.first == 0x01, let reply = tag.respond(to: Array(args.dropFirst())) else { return [0xD5, 0x41, 0x01] }
+            return [0xD5, 0x41, 0x00] + reply
+        case 0x4A: // InListPassiveTarget (re-selects the tag)
+            tag.activate()
+            var target: [UInt8] = [0x01] + tag.atqa + [tag.sak, UInt8(tag.uid.count)] + tag.uid
+            if let ats = tag.ats { target += ats }
+            return [0xD5, 0x4B, 0x01] + target
+        case 0x02: return [0xD5, 0x03, 0x32, 0x01, 0x06, 0x07] // GetFirmwareVersion: PN532 v1.6
+        case 0x44, 0x52: return [0xD5, code + 1, 0x00]         // InDeselect, InRelease
+        default: return [0xD5, code &+ 1, 0x27]                // "command not acceptable"
+        }
+    }
+}
