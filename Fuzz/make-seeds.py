@@ -237,4 +237,40 @@ for cc in [cc_v2, cc_v3, cc_v1, cc_v2_small, h("00 0F 20 00 3B 00 34 04 06 E1 04
            h("00 11 30 00 FF 00 FF 06 08 E1 04 FF FF FF FE 00 00")]:
     write("type4", b"\x05" + cc)
 
+# ---------------------------------------------------------------- Type 2 (Tests/NFCTagsTests/Type2*.swift)
+uid_pages = h("04 5A 2C 91 6E 3F 80 00 48 00 00 00")  # pages 0-2: UID, internal byte, static lock 00 00
+zebra_msg = h("D1 01 5F 55 01") + urls[0][len("http://www."):].encode()
+
+
+def ntag(cc, tlvs, size):
+    image = uid_pages + h(cc) + tlvs
+    return image + bytes(max(0, size - len(image)))
+
+
+ntag213 = lambda tlvs: ntag("E1 10 12 00", tlvs, 180)
+images = [
+    ntag213(h("01 03 A0 0C 34 03") + bytes([len(zebra_msg)]) + zebra_msg + h("FE")),
+    ntag213(h("03 00 FE")),
+    ntag213(h("01 03 A0 0C 34 03 0F") + msg + h("FE")),
+    ntag213(h("01 03 A0 10 32 02 03 F0 04 02 03 1E") + bytes(range(1, 13)) + h("AA BB") + bytes(range(13, 31)) + h("CC DD EE FF FE")),
+    ntag213(h("02 03 16 02 04 00 AA BB 03 02 D0 00 FE")),
+    ntag213(h("00 00 FD 02 AB CD 00 03 03 D0 00 00 FE")),
+    ntag213(h("03 FF 00 05 01 02 03 04 05 FE")),
+    ntag213(h("FD FF 00 8C") + bytes([0x11]) * 140),
+    ntag("E1 10 3E 00", h("03 FF 01 2C") + bytes(300) + h("FE"), 540),   # NTAG215, 3-byte length
+    ntag("E1 10 06 00", h("03 03 D0 00 00 FE"), 64),                        # Ultralight
+    ntag213(h("01 03 A0 0C 34 03 0F") + msg + h("FE"))[:180],
+]
+for i, image in enumerate(images):
+    write("type2", b"\x01" + image)   # raw commands, NTAG213 version
+    if i < 4:
+        write("type2", b"\x00" + image)                 # no raw commands (PC/SC pseudo-APDUs)
+        write("type2", b"\x09" + image)                 # GET_VERSION refused
+        write("type2", b"\x11" + replies_blob(zebra_msg) + b"\x03" + image)   # write, torn at the 4th page
+        write("type2", b"\x11" + replies_blob(msg) + b"\xff" + image)         # write, no tear
+        write("type2", b"\x21" + b"\x01" + image)      # lock, torn at the 2nd page
+        write("type2", b"\x21" + b"\xff" + image)      # lock
+write("type2", b"\x03" + images[8])
+write("type2", b"\x07" + h("00 04 03 01 01 00 0B 03") + images[9])
+
 print("seeds written under", ROOT, file=sys.stderr)
