@@ -5,7 +5,7 @@
 #
 # Each target is built with `swiftc -sanitize=fuzzer,address` (so every run is also an
 # AddressSanitizer run) against the project modules it names, compiled the same way; builds are
-# cached under .build-fuzz/ and redone only when a source or flag changes. Each target then runs
+# cached under .build-fuzz/ ($NFCTAP_FUZZ_BUILD_DIR) and redone only when a source or flag changes. Each target then runs
 # for N seconds (default 60) on a scratch copy of its seed corpus Fuzz/corpus/<target>/ (the
 # repository is never written to), with a per-input timeout of 5 s so a hang is a finding.
 # --asan-only (or --seconds 0) builds and runs every committed seed and regression input once,
@@ -50,7 +50,7 @@ main() {
         [ -f "Fuzz/Targets/$t.swift" ] || { log "no target '$t' (have: ${all_targets[*]})"; exit 2; }
     done
 
-    build_dir=.build-fuzz
+    build_dir="${NFCTAP_FUZZ_BUILD_DIR:-.build-fuzz}"
     flags=(-O -g -sanitize=fuzzer,address -swift-version 5)
     # Project modules and what each imports (mirrors Package.swift for the pure-Swift modules).
     declare -A module_deps=([NDEF]="" [NFCTags]="NDEF" [ZebraPrinter]="NDEF")
