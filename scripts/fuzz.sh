@@ -5,9 +5,10 @@
 #
 # Each target is built with `swiftc -sanitize=fuzzer,address` (so every run is also an
 # AddressSanitizer run) against the project modules it names, compiled the same way; builds are
-# cached under .build-fuzz/ ($NFCTAP_FUZZ_BUILD_DIR) and redone only when a source or flag changes. Each target then runs
-# for N seconds (default 60) on a scratch copy of its seed corpus Fuzz/corpus/<target>/ (the
-# repository is never written to), with a per-input timeout of 5 s so a hang is a finding.
+# cached under .build-fuzz/ (or $NFCTAP_FUZZ_BUILD_DIR) and redone only when a source or flag
+# changes. Each target then runs for N seconds (default 60) on a scratch copy of its seed corpus
+# Fuzz/corpus/<target>/ (the repository is never written to), with a per-input timeout of 5 s so
+# a hang is a finding.
 # --asan-only (or --seconds 0) builds and runs every committed seed and regression input once,
 # without fuzzing.
 #
@@ -27,7 +28,7 @@ main() {
             --seconds) seconds="${2:?--seconds needs a number}"; shift 2 ;;
             --seconds=*) seconds="${1#--seconds=}"; shift ;;
             --asan-only) asan_only=1; shift ;;
-            -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+            -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
             -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
             *) targets+=("$1"); shift ;;
         esac
