@@ -28,7 +28,7 @@ main() {
             --seconds) seconds="${2:?--seconds needs a number}"; shift 2 ;;
             --seconds=*) seconds="${1#--seconds=}"; shift ;;
             --asan-only) asan_only=1; shift ;;
-            -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+            -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
             -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
             *) targets+=("$1"); shift ;;
         esac
