@@ -35,4 +35,4 @@ for s in "${services[@]}"; do log "starting $s"; "start_$s"; done
 
 log "running tests"
 swift test --skip-build "$@"
-log "brief fuzz pass"; ./scripts/fuzz.sh --seconds "${NFCTAP_FUZZ_SECONDS:-8}"  # Fuzz/README.md; NFCTAP_FUZZ_SECONDS=0 replays the corpus only
+log "brief fuzz pass"; ./scripts/fuzz.sh --seconds "${NFCTAP_FUZZ_SECONDS:-5}"  # Fuzz/README.md; NFCTAP_FUZZ_SECONDS=0 replays the corpus only
