@@ -141,9 +141,10 @@ main() {
     for t in "${targets[@]}"; do
         bin="$build_dir/bin/$t"
         out="fuzz-out/$t"
-        rm -rf "$out"
+        # Earlier findings stay until removed by hand; only this run's log is replaced.
         mkdir -p "$out"
         logfile="$out/log.txt"
+        rm -f "$logfile"
         start=$SECONDS
         if [ "$asan_only" -eq 1 ]; then
             # Every committed input once (seed corpus, which holds the regression inputs too).
@@ -151,11 +152,15 @@ main() {
             [ -e "${inputs[0]}" ] || inputs=()
             if [ ${#inputs[@]} -eq 0 ] || "$bin" -artifact_prefix="$out/" "${inputs[@]}" >"$logfile" 2>&1; then
                 report "$(printf '%-12s %10s %8s  %-6s %s' "$t" "${#inputs[@]} inputs" "-" "ok" "$((SECONDS - start)) s")"
+                rm -f "$logfile"
+                rmdir "$out" 2>/dev/null || true
             else
                 failed=1
                 report "$(printf '%-12s %10s %8s  %-6s %s' "$t" "${#inputs[@]} inputs" "-" "CRASH" "$((SECONDS - start)) s")"
                 log "$t: an input crashed under ASan; log in $logfile:"
                 grep -m1 -B2 -A25 -e 'ERROR: ' -e 'Fatal error' -e 'deadly signal' "$logfile" >&2 || tail -40 "$logfile" >&2
+                crashing="$(sed -n 's/^Running: //p' "$logfile" | tail -1)"
+                [ -n "$crashing" ] && log "reproduce: $bin $crashing"
             fi
             continue
         fi
@@ -173,10 +178,11 @@ main() {
         size="$(find "$corpus" -type f | wc -l)"
         if [ "$status" -eq 0 ]; then
             report "$(printf '%-12s %10s %8s  %-6s %s' "$t" "${execs:-?}" "${rate:-?}/s" "ok" "corpus $size, $((SECONDS - start)) s")"
-            rm -rf "$out"
+            rm -f "$logfile"
+            rmdir "$out" 2>/dev/null || true
         else
             failed=1
-            artifact="$(ls -t "$out"/crash-* "$out"/timeout-* "$out"/oom-* "$out"/leak-* 2>/dev/null | head -1 || true)"
+            artifact="$(ls -t "$out"/crash-* "$out"/timeout-* "$out"/oom-* "$out"/leak-* "$out"/slow-unit-* 2>/dev/null | head -1 || true)"
             report "$(printf '%-12s %10s %8s  %-6s %s' "$t" "${execs:-?}" "${rate:-?}/s" "FOUND" "corpus $size, ${artifact:-no artifact}")"
             log "$t: finding (exit $status); log in $logfile:"
             grep -m1 -B2 -A25 -e 'ERROR: ' -e 'Fatal error' -e 'deadly signal' "$logfile" >&2 || tail -40 "$logfile" >&2
