@@ -9,12 +9,15 @@ public enum NFCReaderFilter: Sendable, Equatable {
     case nameContains(String)
     /// The reader with exactly this name.
     case exactName(String)
+    /// Readers whose name contains any of the texts, ignoring case (`--reader A --reader B`).
+    case nameContainsAny([String])
 
     func matches(_ reader: ReaderInfo) -> Bool {
         switch self {
         case .all: return true
         case let .nameContains(text): return reader.name.range(of: text, options: .caseInsensitive) != nil
         case let .exactName(name): return reader.name == name
+        case let .nameContainsAny(texts): return texts.contains { reader.name.range(of: $0, options: .caseInsensitive) != nil }
         }
     }
 }
@@ -38,6 +41,15 @@ public struct NFCSessionConfiguration: Sendable {
     /// Application identifiers tried in order with SELECT when connecting to an ISO 7816 tag
     /// (iOS reads them from Info.plist); the first answered with 90 00 becomes `initialSelectedAID`.
     public var iso7816SelectIdentifiers: [[UInt8]] = []
+    /// Read sessions also ask each tag what it is (product, capacity, writability) for
+    /// `NFCTagReport.details`: a few more exchanges per tag.
+    public var collectTagDetails: Bool = false
+    /// LED/buzzer feedback on readers that have them (green + beep for a tap read, red for a failure).
+    public var readerFeedback: Bool = true
+    /// Called on the session queue for every tag a read session reads, before the reader's feedback;
+    /// its answer decides it: true = success (green + beep), false = failure (red). `inventory` appends
+    /// and flushes its record here, so a beep means the record is on disk.
+    public var tagReportHandler: (@Sendable (NFCTagReport) -> Bool)? = nil
     /// Shows `alertMessage` and `invalidate(errorMessage:)` texts to the user. Default: stderr.
     public var alertHandler: @Sendable (String) -> Void = { message in
         FileHandle.standardError.write(Data((message + "\n").utf8))

@@ -13,6 +13,8 @@ public enum NFCSessionEvent: @unchecked Sendable {
     /// unless the error also ends it.
     case readFailed(DetectedTag, NFCReaderError)
     case tagLeft(DetectedTag)
+    /// Every tag a read session read, with or without a message (Linux addition).
+    case tagReport(NFCTagReport)
 }
 
 /// The `events` of a session: iterate once per consumer.

@@ -14,44 +14,87 @@ enum TagReadOutcome {
 extension SessionEngine {
     // MARK: Read-only sessions
 
-    /// Connects, reads and decodes the NDEF message, disconnects (engine queue).
+    /// Connects, reads and decodes the NDEF message, reports it, gives feedback, disconnects
+    /// (engine queue). Every read ends in one `.tagReport` event and one `tagReportHandler` call.
     func readMessage(from presence: TagPresence) -> TagReadOutcome {
+        var report = NFCTagReport(tag: presence.detected)
         guard presence.detected.technology != .other else {
-            return .skipped(NFCReaderError(.readerErrorUnsupportedFeature, message: "not an NFC Forum Type 2 or Type 4 tag"))
+            let error = NFCReaderError(.readerErrorUnsupportedFeature, message: "not an NFC Forum Type 2 or Type 4 tag")
+            report.error = error
+            conclude(report, outcome: .skipped(error), link: nil)
+            return .skipped(error)
         }
         let link: any TagConnection
         do {
             link = try presence.backend.connect(to: presence.detected, exclusive: configuration.exclusiveAccess)
         } catch {
-            return .failed(NFCReaderError.from(error, during: .read))
+            let failure = NFCReaderError.from(error, during: .read)
+            report.error = failure
+            conclude(report, outcome: .failed(failure), link: nil)
+            return .failed(failure)
         }
         defer { link.disconnect() }
+        let outcome = read(link, into: &report)
+        conclude(report, outcome: outcome, link: link)
+        return outcome
+    }
+
+    private func read(_ link: any TagConnection, into report: inout NFCTagReport) -> TagReadOutcome {
+        let ops: any NDEFTagOperations
         let bytes: [UInt8]
         do {
-            bytes = try environment.makeNDEFOperations(link).readNDEF()
+            ops = try environment.makeNDEFOperations(link)
+            bytes = try ops.readNDEF()
         } catch let error as TagError {
             switch error {
             case .notNDEFFormatted, .unsupported, .invalidTagData:
-                return .skipped(NFCReaderError(error, during: .read))
+                let skipped = NFCReaderError(error, during: .read)
+                report.error = skipped
+                return .skipped(skipped)
             default:
-                link.signal(.failure)
-                return .failed(NFCReaderError(error, during: .read))
+                let failure = NFCReaderError(error, during: .read)
+                report.error = failure
+                return .failed(failure)
             }
         } catch {
-            link.signal(.failure)
-            return .failed(NFCReaderError.from(error, during: .read))
+            let failure = NFCReaderError.from(error, during: .read)
+            report.error = failure
+            return .failed(failure)
         }
+        report.ndefBytes = bytes
+        if configuration.collectTagDetails { report.details = NDEFTagDetails(describing: ops) }
         guard !bytes.isEmpty else {
-            return .skipped(NFCReaderError(.ndefReaderSessionErrorZeroLengthMessage, message: "the tag holds an empty NDEF message"))
+            let empty = NFCReaderError(.ndefReaderSessionErrorZeroLengthMessage, message: "the tag holds an empty NDEF message")
+            report.error = empty
+            return .skipped(empty)
         }
         do {
             let message = try environment.decodeMessage(bytes)
-            link.signal(.success)
+            report.message = message
             return .message(message)
         } catch {
-            link.signal(.failure)
-            return .skipped(NFCReaderError(.readerTransceiveErrorTagResponseError, message: "malformed NDEF message: \(error)"))
+            let malformed = NFCReaderError(.readerTransceiveErrorTagResponseError, message: "malformed NDEF message: \(error)")
+            report.error = malformed
+            return .skipped(malformed)
         }
+    }
+
+    /// Hands the report to the handler, confirms the tap on the reader, then emits the event
+    /// (so an observer of `.tagReport` sees a tap that is already confirmed). Without a handler: green for a
+    /// message, red for a failed or malformed read, nothing for tags without NDEF.
+    private func conclude(_ report: NFCTagReport, outcome: TagReadOutcome, link: (any TagConnection)?) {
+        let verdict: Bool?
+        if let handler = configuration.tagReportHandler {
+            verdict = handler(report) && report.completed
+        } else {
+            switch outcome {
+            case .message: verdict = true
+            case .failed: verdict = false
+            case let .skipped(error): verdict = error.code == .readerTransceiveErrorTagResponseError ? false : nil
+            }
+        }
+        if configuration.readerFeedback, let link, let verdict { link.signal(verdict ? .success : .failure) }
+        emit(.tagReport(report))
     }
 
     // MARK: Read-write and tag sessions

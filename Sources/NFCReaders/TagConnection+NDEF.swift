@@ -10,3 +10,33 @@ extension TagConnection {
         throw TagError.unsupported("NDEF on \(tag.technology.rawValue) tags")
     }
 }
+
+/// What a tag is, for reports (`scan`, `inventory`): best effort, never throws.
+public struct NDEFTagDetails: Sendable, Hashable {
+    /// e.g. `NTAG213`, `Type 4 (mapping 2.0)`; nil when it could not be told.
+    public var product: String?
+    /// Largest NDEF message the tag holds, in bytes.
+    public var capacity: Int?
+    public var status: NDEFTagStatus?
+
+    public init(product: String? = nil, capacity: Int? = nil, status: NDEFTagStatus? = nil) {
+        self.product = product
+        self.capacity = capacity
+        self.status = status
+    }
+
+    /// Asks the tag (a few more exchanges: Type 2 reuses what `readNDEF` cached).
+    public init(describing ops: NDEFTagOperations) {
+        if let type2 = ops as? Type2Tag, let info = try? type2.inspect() {
+            self.init(product: info.product.description, capacity: info.capacity,
+                      status: info.isWritable ? .readWrite : .readOnly)
+            return
+        }
+        let query = try? ops.queryNDEFStatus()
+        var product: String?
+        if let type4 = ops as? Type4Tag, let cc = try? type4.readCapabilityContainer() {
+            product = "Type 4 (mapping \(cc.mappingVersion >> 4).\(cc.mappingVersion & 0x0F))"
+        }
+        self.init(product: product, capacity: query?.capacity, status: query?.status)
+    }
+}

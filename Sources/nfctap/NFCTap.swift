@@ -18,6 +18,9 @@ struct NFCTap: ParsableCommand {
         subcommands: [
             Decode.self,
             Doctor.self,
+            Emulate.self,
+            Pair.self,
+            Readers.self,
         ]
     )
 }

@@ -176,3 +176,16 @@ public final class LibNFCBackend: ReaderBackend, @unchecked Sendable {
         return LibNFCTagConnection(tag: tag, target: target, slot: slot, timeout: timing.exchangeTimeout)
     }
 }
+
+extension LibNFCBackend {
+    /// The backend the tools use by default: only devices named in `LIBNFC_DEVICE` /
+    /// `LIBNFC_DEFAULT_DEVICE` or libnfc.conf, never libnfc's own USB scan, which would fight
+    /// pcscd over readers such as the ACR122U (specs §4; issue 5: PC/SC first, then configured
+    /// libnfc devices).
+    public static func configuredDevicesOnly(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                             configPath: String = "/etc/nfc/libnfc.conf") -> LibNFCBackend {
+        let config = try? String(contentsOfFile: configPath, encoding: .utf8)
+        let devices = LibNFCDeviceList.configured(explicit: nil, environment: environment, configText: config) ?? []
+        return LibNFCBackend(devices: devices, environment: environment, configPath: configPath)
+    }
+}

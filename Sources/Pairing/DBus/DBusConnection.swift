@@ -1,0 +1,306 @@
+import CSDBus
+import Glibc
+
+/// A signal received through a match.
+package struct DBusSignal: Sendable {
+    package var path: String
+    package var interface: String
+    package var member: String
+    package var sender: String?
+    package var arguments: [DBusValue]
+}
+
+/// A method call received by an exported object.
+package struct DBusMethodCall: Sendable {
+    package var path: String
+    package var interface: String
+    package var member: String
+    package var sender: String?
+    package var arguments: [DBusValue]
+}
+
+/// What an exported object answers.
+package enum DBusMethodReply: Sendable {
+    case success([DBusValue])
+    case error(name: String, message: String)
+    /// Let sd-bus answer (`UnknownMethod`).
+    case notHandled
+}
+
+/// A client connection over sd-bus (libsystemd). Not thread-safe: use it from one thread.
+///
+/// Every blocking operation runs the connection's event loop (`sd_bus_process` + `sd_bus_wait`)
+/// with a deadline, so signal handlers and exported objects (the pairing agent) are served while
+/// a call is pending: BlueZ calls the agent *during* `Device1.Pair`.
+package final class DBusConnection {
+    private let bus: OpaquePointer
+
+    /// Opens the system bus. Wraps `sd_bus_open_system`, which honours `DBUS_SYSTEM_BUS_ADDRESS`.
+    /// - Throws: `DBusError` (e.g. `System.Error.ENOENT` when no bus socket exists).
+    package static func system() throws -> DBusConnection {
+        var bus: OpaquePointer? = nil
+        let r = sd_bus_open_system(&bus)
+        guard r >= 0, let bus else { throw DBusError(code: r, during: "connecting to the system bus") }
+        return DBusConnection(bus: bus)
+    }
+
+    /// Connects to a bus at a D-Bus address (`unix:path=…`, `unix:abstract=…`, as a bus client).
+    /// Wraps `sd_bus_new`, `sd_bus_set_address`, `sd_bus_set_bus_client`, `sd_bus_start`.
+    /// - Throws: `DBusError` when the address is malformed or nothing listens there.
+    package init(address: String) throws {
+        var bus: OpaquePointer? = nil
+        var r = sd_bus_new(&bus)
+        guard r >= 0, let bus else { throw DBusError(code: r, during: "creating a bus connection") }
+        r = sd_bus_set_address(bus, address)
+        if r >= 0 { r = sd_bus_set_bus_client(bus, 1) }
+        if r >= 0 { r = sd_bus_start(bus) }
+        if r < 0 {
+            sd_bus_unref(bus)
+            throw DBusError(code: r, during: "connecting to \(address)")
+        }
+        self.bus = bus
+    }
+
+    private init(bus: OpaquePointer) {
+        self.bus = bus
+    }
+
+    deinit {
+        sd_bus_flush_close_unref(bus)
+    }
+
+    /// The connection's unique name on the bus (`:1.42`).
+    package var uniqueName: String? {
+        var p: UnsafePointer<CChar>? = nil
+        guard sd_bus_get_unique_name(bus, &p) >= 0, let p else { return nil }
+        return String(cString: p)
+    }
+
+    // MARK: Method calls
+
+    /// Calls a method and returns the reply's arguments. Wraps `sd_bus_call_async` and runs the
+    /// event loop until the reply (or sd-bus's own timeout) arrives.
+    /// - Throws: `DBusError` with the peer's error name, `org.freedesktop.DBus.Error.NoReply` on timeout.
+    package func call(destination: String, path: String, interface: String, member: String,
+                      arguments: [DBusValue] = [], timeout: Duration = .seconds(25)) throws -> [DBusValue] {
+        var message: OpaquePointer? = nil
+        var r = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
+        guard r >= 0, let message else { throw DBusError(code: r, during: "building \(interface).\(member)") }
+        defer { sd_bus_message_unref(message) }
+        try DBusMessageCoding.append(arguments, to: message)
+
+        let pending = PendingCall()
+        var slot: OpaquePointer? = nil
+        r = sd_bus_call_async(bus, &slot, message, { reply, userdata, _ in
+            let pending = Unmanaged<PendingCall>.fromOpaque(userdata!).takeUnretainedValue()
+            pending.complete(with: reply)
+            return 1
+        }, Unmanaged.passUnretained(pending).toOpaque(), Self.microseconds(timeout))
+        guard r >= 0 else { throw DBusError(code: r, during: "calling \(interface).\(member)") }
+        defer { sd_bus_slot_unref(slot) }
+
+        // sd-bus delivers a NoReply error when its timeout passes; the extra second only guards
+        // against a loop that never gets that far.
+        let answered = try process(until: { pending.result != nil }, timeout: timeout + .seconds(1))
+        guard answered, let result = pending.result else {
+            throw DBusError(name: DBusError.noReplyName, message: "\(interface).\(member) timed out")
+        }
+        return try result.get()
+    }
+
+    /// `org.freedesktop.DBus.Properties.Get`, variant removed.
+    package func property(destination: String, path: String, interface: String, name: String) throws -> DBusValue {
+        let reply = try call(destination: destination, path: path, interface: Self.propertiesInterface, member: "Get",
+                             arguments: [.string(interface), .string(name)])
+        guard let v = reply.first else {
+            throw DBusError(name: "org.freedesktop.DBus.Error.InvalidSignature", message: "empty reply to Get \(name)")
+        }
+        return v.unwrapped
+    }
+
+    /// `org.freedesktop.DBus.Properties.Set`; the value is wrapped in a variant here.
+    package func setProperty(destination: String, path: String, interface: String, name: String,
+                             value: DBusValue) throws {
+        _ = try call(destination: destination, path: path, interface: Self.propertiesInterface, member: "Set",
+                     arguments: [.string(interface), .string(name), .variant(value)])
+    }
+
+    /// `org.freedesktop.DBus.Properties.GetAll`: name → value.
+    package func allProperties(destination: String, path: String, interface: String) throws -> [String: DBusValue] {
+        let reply = try call(destination: destination, path: path, interface: Self.propertiesInterface, member: "GetAll",
+                             arguments: [.string(interface)])
+        guard let dict = reply.first?.stringKeyed else {
+            throw DBusError(name: "org.freedesktop.DBus.Error.InvalidSignature", message: "GetAll did not return a{sv}")
+        }
+        return dict
+    }
+
+    /// `org.freedesktop.DBus.ObjectManager.GetManagedObjects`: path → interface → property → value.
+    package func managedObjects(destination: String, path: String = "/") throws -> ManagedObjects {
+        let reply = try call(destination: destination, path: path,
+                             interface: "org.freedesktop.DBus.ObjectManager", member: "GetManagedObjects")
+        guard let first = reply.first, let objects = ManagedObjects(first) else {
+            throw DBusError(name: "org.freedesktop.DBus.Error.InvalidSignature",
+                            message: "GetManagedObjects did not return a{oa{sa{sv}}}")
+        }
+        return objects
+    }
+
+    // MARK: Signals
+
+    /// Subscribes to signals matching a rule (`type='signal',sender='org.bluez',member='InterfacesAdded'`).
+    /// The handler runs on this thread, from inside `process(until:timeout:)` or a call.
+    /// Wraps `sd_bus_add_match`; the match lasts as long as the returned token.
+    /// - Throws: `DBusError` when the rule is malformed or the bus refuses it.
+    package func addMatch(_ rule: String, handler: @escaping (DBusSignal) -> Void) throws -> DBusSubscription {
+        let box = SignalBox(handler)
+        var slot: OpaquePointer? = nil
+        let r = sd_bus_add_match(bus, &slot, rule, { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            let box = Unmanaged<SignalBox>.fromOpaque(userdata).takeUnretainedValue()
+            guard let args = try? DBusMessageCoding.readAll(from: message) else { return 0 }
+            box.handler(DBusSignal(path: DBusConnection.string(sd_bus_message_get_path(message)),
+                                   interface: DBusConnection.string(sd_bus_message_get_interface(message)),
+                                   member: DBusConnection.string(sd_bus_message_get_member(message)),
+                                   sender: sd_bus_message_get_sender(message).map { String(cString: $0) },
+                                   arguments: args))
+            return 0
+        }, Unmanaged.passUnretained(box).toOpaque())
+        guard r >= 0, let slot else { throw DBusError(code: r, during: "adding match \(rule)") }
+        return DBusSubscription(connection: self, slot: slot, box: box)
+    }
+
+    // MARK: Exported objects
+
+    /// Exports an object: every method call to `path` goes to `handler`, which answers it.
+    /// Wraps `sd_bus_add_object` (one callback dispatching by member, no vtable).
+    /// - Throws: `DBusError` when the path is invalid or already taken.
+    package func exportObject(path: String, handler: @escaping (DBusMethodCall) -> DBusMethodReply) throws -> DBusSubscription {
+        let box = ObjectBox(handler)
+        var slot: OpaquePointer? = nil
+        let r = sd_bus_add_object(bus, &slot, path, { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            let box = Unmanaged<ObjectBox>.fromOpaque(userdata).takeUnretainedValue()
+            let args = (try? DBusMessageCoding.readAll(from: message)) ?? []
+            let call = DBusMethodCall(path: DBusConnection.string(sd_bus_message_get_path(message)),
+                                      interface: DBusConnection.string(sd_bus_message_get_interface(message)),
+                                      member: DBusConnection.string(sd_bus_message_get_member(message)),
+                                      sender: sd_bus_message_get_sender(message).map { String(cString: $0) },
+                                      arguments: args)
+            switch box.handler(call) {
+            case .notHandled:
+                return 0
+            case .success(let values):
+                var reply: OpaquePointer? = nil
+                guard sd_bus_message_new_method_return(message, &reply) >= 0, let reply else { return -ENOMEM }
+                defer { sd_bus_message_unref(reply) }
+                if (try? DBusMessageCoding.append(values, to: reply)) == nil { return -EINVAL }
+                let r = sd_bus_send(sd_bus_message_get_bus(message), reply, nil)
+                return r < 0 ? r : 1
+            case .error(let name, let text):
+                var error = sd_bus_error()
+                sd_bus_error_set(&error, name, text)
+                defer { sd_bus_error_free(&error) }
+                let r = sd_bus_reply_method_error(message, &error)
+                return r < 0 ? r : 1
+            }
+        }, Unmanaged.passUnretained(box).toOpaque())
+        guard r >= 0, let slot else { throw DBusError(code: r, during: "exporting \(path)") }
+        return DBusSubscription(connection: self, slot: slot, box: box)
+    }
+
+    // MARK: Event loop
+
+    /// Runs the event loop until `done()` is true or `timeout` passes. Wraps `sd_bus_process`
+    /// and `sd_bus_wait`. Returns whether `done()` became true.
+    /// - Throws: `DBusError` when the connection fails (e.g. the bus went away).
+    @discardableResult
+    package func process(until done: () -> Bool, timeout: Duration) throws -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while true {
+            if done() { return true }
+            let r = sd_bus_process(bus, nil)
+            if r < 0 { throw DBusError(code: r, during: "processing the bus") }
+            if r > 0 { continue }
+            let now = clock.now
+            if now >= deadline { return done() }
+            let w = sd_bus_wait(bus, Self.microseconds(deadline - now))
+            if w < 0 && w != -EINTR { throw DBusError(code: w, during: "waiting on the bus") }
+        }
+    }
+
+    // MARK: Helpers
+
+    package static let propertiesInterface = "org.freedesktop.DBus.Properties"
+
+    static func microseconds(_ d: Duration) -> UInt64 {
+        let c = d.components
+        guard c.seconds >= 0 else { return 0 }
+        return UInt64(c.seconds) * 1_000_000 + UInt64(c.attoseconds / 1_000_000_000_000)
+    }
+
+    fileprivate static func string(_ p: UnsafePointer<CChar>?) -> String {
+        p.map { String(cString: $0) } ?? ""
+    }
+
+    fileprivate func unref(slot: OpaquePointer) {
+        sd_bus_slot_unref(slot)
+    }
+}
+
+/// A match or an exported object; removed from the bus when released (or `cancel()`ed).
+package final class DBusSubscription {
+    private let connection: DBusConnection
+    private var slot: OpaquePointer?
+    private let box: AnyObject
+
+    fileprivate init(connection: DBusConnection, slot: OpaquePointer, box: AnyObject) {
+        self.connection = connection
+        self.slot = slot
+        self.box = box
+    }
+
+    /// Removes the match / object now. Wraps `sd_bus_slot_unref`.
+    package func cancel() {
+        if let slot { connection.unref(slot: slot) }
+        slot = nil
+    }
+
+    deinit { cancel() }
+}
+
+private final class PendingCall {
+    var result: Result<[DBusValue], DBusError>?
+
+    func complete(with reply: OpaquePointer?) {
+        guard let reply else {
+            result = .failure(DBusError(name: DBusError.noReplyName, message: "no reply"))
+            return
+        }
+        if sd_bus_message_is_method_error(reply, nil) != 0 {
+            let e = sd_bus_message_get_error(reply)
+            let name = e?.pointee.name.map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed"
+            let text = e?.pointee.message.map { String(cString: $0) } ?? ""
+            result = .failure(DBusError(name: name, message: text))
+            return
+        }
+        do {
+            result = .success(try DBusMessageCoding.readAll(from: reply))
+        } catch let e as DBusError {
+            result = .failure(e)
+        } catch {
+            result = .failure(DBusError(name: "org.freedesktop.DBus.Error.Failed", message: "\(error)"))
+        }
+    }
+}
+
+private final class SignalBox {
+    let handler: (DBusSignal) -> Void
+    init(_ handler: @escaping (DBusSignal) -> Void) { self.handler = handler }
+}
+
+private final class ObjectBox {
+    let handler: (DBusMethodCall) -> DBusMethodReply
+    init(_ handler: @escaping (DBusMethodCall) -> DBusMethodReply) { self.handler = handler }
+}

@@ -1,0 +1,236 @@
+import Foundation
+import NFCReaders
+import NFCTags
+
+/// In-process readers with virtual tags: a `ReaderBackend` for `nfctap demo`, tests and the soak.
+///
+/// Each reader is an `EmulatedPCSCReader`, so tag commands take the same path as through pcscd
+/// (pseudo-APDUs for Type 2, APDUs for Type 4) without a daemon. Tests script taps with
+/// `place(_:on:)` / `remove(from:)`, plug readers in and out, and take the "service" away.
+/// Events go to every monitor on one serial queue each, in the order they happened.
+public final class VirtualReaderBackend: ReaderBackend, @unchecked Sendable {
+    public let kind: ReaderBackendKind = .virtual
+
+    private struct Slot {
+        var info: ReaderInfo
+        var reader: EmulatedPCSCReader
+        var present: DetectedTag?
+        var exclusiveHolder: ObjectIdentifier?
+    }
+
+    private let lock = NSLock()
+    private var slots: [Slot] = []
+    private var monitors: [ObjectIdentifier: VirtualReaderMonitor] = [:]
+    private var nextPresence: UInt64 = 0
+    private var serviceUp = true
+    private var _feedback: [(reader: String, feedback: ReaderFeedback)] = []
+
+    /// - Parameters:
+    ///   - readerNames: readers attached at the start.
+    ///   - profile: the reader personality (ACR122U: FAST_READ through direct transmit, LED/buzzer).
+    public init(readerNames: [String] = ["nfctap Virtual Reader 00"], profile: PCSCReaderProfile = .acr122u) {
+        for name in readerNames { addReaderLocked(name, profile: profile) }
+    }
+
+    // MARK: Scripting
+
+    /// Plugs a reader in.
+    public func addReader(_ name: String, profile: PCSCReaderProfile = .acr122u) {
+        let info = lock.withLock { addReaderLocked(name, profile: profile) }
+        broadcast(.readerAdded(info))
+    }
+
+    /// Unplugs a reader; a tag on it leaves with it.
+    public func removeReader(_ name: String) {
+        let removed: Slot? = lock.withLock {
+            guard let i = slots.firstIndex(where: { $0.info.name == name }) else { return nil }
+            // Unplugged: open connections through it get no more answers.
+            slots[i].reader.tag = nil
+            return slots.remove(at: i)
+        }
+        guard let removed else { return }
+        if let tag = removed.present { broadcast(.tagLeft(tag)) }
+        broadcast(.readerRemoved(removed.info))
+    }
+
+    /// Puts a tag on a reader (replacing any tag there): one tap.
+    @discardableResult
+    public func place(_ tag: VirtualTag, on readerName: String) -> DetectedTag? {
+        remove(from: readerName)
+        let detected: DetectedTag? = lock.withLock {
+            guard let i = slots.firstIndex(where: { $0.info.name == readerName }) else { return nil }
+            nextPresence += 1
+            slots[i].reader.tag = tag
+            let detected = DetectedTag(
+                reader: slots[i].info,
+                technology: tag.sak & 0x20 != 0 ? .type4 : .type2,
+                uid: tag.uid,
+                atr: EmulatedPCSCReader.atr(for: tag),
+                historicalBytes: (try? ATS(bytes: tag.ats ?? []).historicalBytes) ?? [],
+                presence: nextPresence)
+            slots[i].present = detected
+            return detected
+        }
+        if let detected { broadcast(.tagArrived(detected)) }
+        return detected
+    }
+
+    /// Takes the tag off a reader (it leaves the field, even in the middle of an exchange).
+    public func remove(from readerName: String) {
+        let left: DetectedTag? = lock.withLock {
+            guard let i = slots.firstIndex(where: { $0.info.name == readerName }), let present = slots[i].present else { return nil }
+            slots[i].present = nil
+            slots[i].reader.tag = nil
+            return present
+        }
+        if let left { broadcast(.tagLeft(left)) }
+    }
+
+    /// The emulated reader behind a name (fault plans, LED state, the tag's memory).
+    public func reader(named name: String) -> EmulatedPCSCReader? {
+        lock.withLock { slots.first { $0.info.name == name }?.reader }
+    }
+
+    /// Simulates the service going away (as pcscd being killed) and coming back.
+    public func loseService() {
+        lock.withLock { serviceUp = false }
+        broadcast(.serviceLost(.serviceUnavailable(hint: "the virtual reader service stopped")))
+    }
+
+    public func restoreService() {
+        let (infos, tags): ([ReaderInfo], [DetectedTag]) = lock.withLock {
+            serviceUp = true
+            return (slots.map(\.info), slots.compactMap(\.present))
+        }
+        broadcast(.serviceRestored)
+        for info in infos { broadcast(.readerAdded(info)) }
+        for tag in tags { broadcast(.tagArrived(tag)) }
+    }
+
+    /// Every LED/buzzer signal, in order.
+    public var feedbackLog: [(reader: String, feedback: ReaderFeedback)] { lock.withLock { _feedback } }
+
+    // MARK: ReaderBackend
+
+    public func listReaders() throws -> [ReaderInfo] {
+        try lock.withLock {
+            guard serviceUp else { throw ReaderError.serviceUnavailable(hint: "the virtual reader service is stopped") }
+            return slots.map(\.info)
+        }
+    }
+
+    public func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws -> ReaderMonitor {
+        let monitor = VirtualReaderMonitor(handler: handler) { [weak self] m in
+            self?.lock.withLock { _ = self?.monitors.removeValue(forKey: ObjectIdentifier(m)) }
+        }
+        // Register and queue the initial state under the lock, so no event slips in between.
+        try lock.withLock {
+            guard serviceUp else { throw ReaderError.serviceUnavailable(hint: "the virtual reader service is stopped") }
+            monitors[ObjectIdentifier(monitor)] = monitor
+            for slot in slots { monitor.post(.readerAdded(slot.info)) }
+            for slot in slots { if let tag = slot.present { monitor.post(.tagArrived(tag)) } }
+        }
+        return monitor
+    }
+
+    public func connect(to tag: DetectedTag, exclusive: Bool) throws -> TagConnection {
+        try lock.withLock {
+            guard serviceUp else { throw ReaderError.serviceUnavailable(hint: "the virtual reader service is stopped") }
+            guard let i = slots.firstIndex(where: { $0.info.name == tag.reader.name }) else {
+                throw ReaderError.readerGone(tag.reader.name)
+            }
+            guard slots[i].present?.presence == tag.presence else { throw ReaderError.tagGone }
+            guard slots[i].exclusiveHolder == nil else { throw ReaderError.readerBusy(tag.reader.name) }
+            let connection = VirtualTagConnection(tag: tag, reader: slots[i].reader, backend: self)
+            if exclusive { slots[i].exclusiveHolder = ObjectIdentifier(connection) }
+            return connection
+        }
+    }
+
+    // MARK: Internals
+
+    @discardableResult
+    private func addReaderLocked(_ name: String, profile: PCSCReaderProfile) -> ReaderInfo {
+        let info = ReaderInfo(name: name, backend: .virtual, supportsFeedback: true)
+        slots.append(Slot(info: info, reader: EmulatedPCSCReader(profile: profile)))
+        return info
+    }
+
+    private func broadcast(_ event: ReaderEvent) {
+        lock.withLock {
+            for monitor in monitors.values { monitor.post(event) }
+        }
+    }
+
+    fileprivate func release(_ connection: VirtualTagConnection) {
+        lock.withLock {
+            for i in slots.indices where slots[i].exclusiveHolder == ObjectIdentifier(connection) {
+                slots[i].exclusiveHolder = nil
+            }
+        }
+    }
+
+    fileprivate func record(_ feedback: ReaderFeedback, on reader: String) {
+        lock.withLock { _feedback.append((reader, feedback)) }
+    }
+}
+
+/// Delivers one backend's events to one handler, in order, on its own serial queue.
+final class VirtualReaderMonitor: ReaderMonitor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "nfctap.virtual-monitor")
+    private let handler: @Sendable (ReaderEvent) -> Void
+    private let onStop: (VirtualReaderMonitor) -> Void
+    private let lock = NSLock()
+    private var stopped = false
+
+    init(handler: @escaping @Sendable (ReaderEvent) -> Void, onStop: @escaping (VirtualReaderMonitor) -> Void) {
+        self.handler = handler
+        self.onStop = onStop
+        queue.setSpecific(key: Self.key, value: ())
+    }
+
+    func post(_ event: ReaderEvent) {
+        queue.async { [self] in
+            guard !lock.withLock({ stopped }) else { return }
+            handler(event)
+        }
+    }
+
+    func stop() {
+        lock.withLock { stopped = true }
+        onStop(self)
+        // Returns once no handler call is running or will run.
+        if DispatchQueue.getSpecific(key: Self.key) == nil { queue.sync {} }
+    }
+
+    private static let key = DispatchSpecificKey<Void>()
+}
+
+/// A connection to a virtual tag through its emulated reader.
+final class VirtualTagConnection: TagConnection {
+    let tag: DetectedTag
+    let apdu: Transceiver?
+    let type2: Type2Link?
+    private weak var backend: VirtualReaderBackend?
+    private var closed = false
+
+    init(tag: DetectedTag, reader: EmulatedPCSCReader, backend: VirtualReaderBackend) {
+        self.tag = tag
+        self.backend = backend
+        let transceiver = EmulatedPCSCTransceiver(reader: reader)
+        apdu = tag.technology == .type4 ? transceiver : nil
+        type2 = tag.technology == .type2 ? PseudoAPDUType2Link(transceiver: transceiver, profile: reader.profile) : nil
+    }
+
+    func signal(_ feedback: ReaderFeedback) {
+        backend?.record(feedback, on: tag.reader.name)
+    }
+
+    func disconnect() {
+        guard !closed else { return }
+        closed = true
+        backend?.release(self)
+    }
+
+    deinit { disconnect() }
+}

@@ -1,0 +1,78 @@
+@testable import CoreNFCLinux
+import Foundation
+import NFCReaders
+import NFCTags
+import Testing
+
+/// Linux addition: `.tagReport` for every tag a read session reads, and the report handler that
+/// decides the reader's feedback (inventory writes its record there before the beep).
+@Suite("Tag reports and reader feedback")
+struct TagReportTests {
+    @Test("every tag gets a report, empty ones too; the handler runs before the feedback and decides it")
+    func handlerRunsBeforeFeedback() {
+        let h = Harness(readers: ["Reader A"])
+        let seen = Locked<[(uid: String, bytes: [UInt8]?, signalsBefore: Int, code: Int?)]>([])
+        let backend = h.backend
+        h.configuration.tagReportHandler = { report in
+            seen.withLock {
+                $0.append((report.tag.uid.hexString, report.ndefBytes, backend.signals.count, report.error.map { $0.code.rawValue }))
+            }
+            return report.tag.uid.first != 0x05  // the second tag's record "fails to save"
+        }
+        let delegate = ReadOnlyDelegate()  // sessions hold their delegate weakly
+        let session = h.ndefSession(delegate)
+        session.begin()
+        h.settle(session)
+        h.backend.place(ntag("04 01 01 01 01 01 01", message: "D1 01 04 55 04 61 2E 62"), on: "Reader A")
+        h.settle(session)
+        h.backend.remove(from: "Reader A")
+        h.settle(session)
+        h.backend.place(ntag("05 02 02 02 02 02 02", message: "D1 01 04 55 04 61 2E 62"), on: "Reader A")
+        h.settle(session)
+        h.backend.remove(from: "Reader A")
+        h.settle(session)
+        h.backend.place(ntag("04 03 03 03 03 03 03", message: ""), on: "Reader A")
+        h.settle(session)
+        let reports = seen.withLock { $0 }
+        #expect(reports.map(\.uid) == ["04010101010101", "05020202020202", "04030303030303"])
+        #expect(reports.map(\.signalsBefore) == [0, 1, 2])
+        #expect(reports[2].bytes == [])
+        #expect(reports[2].code == 403)
+        #expect(h.backend.signals == [.success, .failure, .success])
+        withExtendedLifetime(delegate) { session.invalidate() }
+    }
+
+    @Test("readerFeedback = false: no LED/buzzer at all")
+    func quiet() {
+        let h = Harness()
+        h.configuration.readerFeedback = false
+        h.backend.place(ntag(), on: "Reader A")
+        let delegate = ReadOnlyDelegate()
+        let session = h.ndefSession(delegate, singleRead: true)
+        session.begin()
+        h.settle(session)
+        #expect(h.backend.signals.isEmpty)
+        #expect(h.backend.connects.count == 1)
+        withExtendedLifetime(delegate) {}
+    }
+
+    @Test("the events stream carries the report with the decoded message")
+    func reportInStream() async throws {
+        let h = Harness()
+        h.backend.place(ntag(message: "D1 01 04 55 04 61 2E 62"), on: "Reader A")
+        let session = NFCNDEFReaderSession(configuration: h.configuration, environment: h.environment)
+        var iterator = session.events.makeAsyncIterator()
+        h.settle(session)
+        var report: NFCTagReport?
+        while report == nil, let event = try await iterator.next() {
+            if case let .tagReport(r) = event { report = r }
+        }
+        let r = try #require(report)
+        #expect(r.error == nil)
+        #expect(r.ndefBytes == [0xD1, 0x01, 0x04, 0x55, 0x04, 0x61, 0x2E, 0x62])
+        // The harness's stand-in codec wraps the tag bytes as one record's payload.
+        #expect(r.message.map(payload) == r.ndefBytes)
+        #expect(r.completed)
+        session.invalidate()
+    }
+}
