@@ -272,5 +272,7 @@ for i, image in enumerate(images):
         write("type2", b"\x21" + b"\xff" + image)      # lock
 write("type2", b"\x03" + images[8])
 write("type2", b"\x07" + h("00 04 03 01 01 00 0B 03") + images[9])
+write("type2", b"\x49" + images[9])   # GET_VERSION refused, Ultralight-sized
+write("type2", b"\x40" + ntag("E1 10 12 00", h("03 30") + bytes([0x41]) * 0x30 + h("FE"), 64))  # CC larger than the chip
 
 print("seeds written under", ROOT, file=sys.stderr)
