@@ -52,3 +52,4 @@ else
     log "running system tests (serially: they share the daemons)"
     swift test --skip-build --filter SystemTests --no-parallel
 fi
+log "brief fuzz pass"; ./scripts/fuzz.sh --seconds "${NFCTAP_FUZZ_SECONDS:-5}"  # Fuzz/README.md; NFCTAP_FUZZ_SECONDS=0 replays the corpus only
