@@ -20,9 +20,15 @@ if ! pgrep -x pcscd >/dev/null 2>&1; then
     fi
 fi
 
-log "building (release)"
-swift build -c release --product nfctap >/dev/null
-bin="$(swift build -c release --show-bin-path)/nfctap"
+# NFCTAP_BIN=path uses an nfctap already built (the tests of this script do: `swift test`
+# holds the build directory's lock, so a build from inside a test would wait for ever).
+if [ -n "${NFCTAP_BIN:-}" ]; then
+    bin="$NFCTAP_BIN"
+else
+    log "building (release)"
+    swift build -c release --product nfctap >/dev/null
+    bin="$(swift build -c release --show-bin-path)/nfctap"
+fi
 
 # A real reader: any reader but vpcd's "Virtual PCD" ones (present when vsmartcard-vpcd is installed).
 readers_json="$("$bin" readers --json 2>/dev/null || true)"
