@@ -18,6 +18,7 @@ struct NFCTap: ParsableCommand {
         subcommands: [
             Decode.self,
             Doctor.self,
+            Readers.self,
         ]
     )
 }

@@ -1,0 +1,69 @@
+import Foundation
+import NFCTags
+import PCSC
+
+/// Readers and tags through pcsc-lite (pcscd). Each call opens its own PC/SC context, so a backend
+/// keeps working across pcscd restarts and may be used from any thread.
+public final class PCSCBackend: ReaderBackend, @unchecked Sendable {
+    public let kind = ReaderBackendKind.pcsc
+    /// How often a monitor tries to reach pcscd again after losing it.
+    public let retryInterval: Duration
+
+    public init(retryInterval: Duration = .milliseconds(500)) {
+        self.retryInterval = retryInterval
+    }
+
+    /// The readers pcscd knows now (wraps SCardListReaders); `[]` when none is attached.
+    /// - Throws: `ReaderError.serviceUnavailable(hint: PCSCBackend.serviceHint)` when pcscd is not running.
+    public func listReaders() throws -> [ReaderInfo] {
+        try mappingReaderErrors {
+            let context = try Context()
+            return try context.listReaders().filter { $0 != ReaderState.plugAndPlayReader }.map(Self.readerInfo)
+        }
+    }
+
+    /// What the project knows about a reader from its PC/SC name.
+    static func readerInfo(_ name: String) -> ReaderInfo {
+        ReaderInfo(name: name, backend: .pcsc, supportsFeedback: name.localizedCaseInsensitiveContains("ACR122"))
+    }
+
+    /// Watches readers and tags on a dedicated thread (SCardGetStatusChange with the PnP reader).
+    /// - Throws: `ReaderError.serviceUnavailable` when pcscd is not running at the start; later
+    ///   losses are reported as `.serviceLost` events and retried every `retryInterval`.
+    public func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws -> ReaderMonitor {
+        let context = try mappingReaderErrors { try Context() }
+        let monitor = PCSCMonitor(handler: handler, retryInterval: retryInterval)
+        monitor.start(with: context)
+        return monitor
+    }
+
+    /// Connects to the tag on `tag.reader` (SCardConnect, T=0 or T=1), shared or exclusive.
+    /// - Throws: `ReaderError.readerBusy` (another connection holds the reader exclusively),
+    ///   `.tagGone` (no card, or a card with another ATR), `.readerGone`, `.serviceUnavailable`.
+    public func connect(to tag: DetectedTag, exclusive: Bool) throws -> TagConnection {
+        let name = tag.reader.name
+        return try mappingReaderErrors(reader: name) {
+            let context = try Context()
+            let card = try context.connect(reader: name, share: exclusive ? .exclusive : .shared)
+            // Another card on the reader since detection: not the tag the caller means.
+            // (Two tags of one product share an ATR; the monitor's tagLeft/tagArrived covers that case.)
+            if !tag.atr.isEmpty, try card.status().atr != tag.atr {
+                try? card.disconnect(.leave)
+                throw ReaderError.tagGone
+            }
+            return PCSCTagConnection(tag: tag, card: card)
+        }
+    }
+}
+
+/// A process-wide presence counter: every arrival gets a new value.
+enum PresenceCounter {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var value: UInt64 = 0
+
+    static func next() -> UInt64 {
+        lock.lock(); defer { lock.unlock() }
+        value += 1
+        return value
+    }
+}

@@ -1,0 +1,47 @@
+import NFCTags
+import PCSC
+
+// The PC/SC boundary: SCARD_* codes become TagError / ReaderError here and nowhere else.
+
+extension PCSCBackend {
+    /// The fix shown when pcscd cannot be reached.
+    public static let serviceHint = "pcscd is not running: sudo apt install pcscd && sudo systemctl start pcscd.socket"
+}
+
+extension PCSCError {
+    /// True for the codes that mean pcscd itself is gone (not running, stopped, connection lost).
+    var meansServiceGone: Bool {
+        self == .noService || self == .serviceStopped || self == .commError
+    }
+
+    /// The error a `Transceiver` throws for this code during an exchange.
+    var tagError: TagError {
+        switch self {
+        case .removedCard, .noSmartcard, .resetCard: return .tagLost
+        case .readerUnavailable, .unknownReader: return .readerGone
+        case .sharingViolation: return .readerBusy
+        case .noService, .serviceStopped: return .readerGone
+        default: return .transport(code: rawValue, message: description)
+        }
+    }
+
+    /// The error a backend call (list, connect, monitor) throws for this code.
+    func readerError(reader: String) -> ReaderError {
+        switch self {
+        case .noService, .serviceStopped: return .serviceUnavailable(hint: PCSCBackend.serviceHint)
+        case .sharingViolation: return .readerBusy(reader)
+        case .readerUnavailable, .unknownReader: return .readerGone(reader)
+        case .removedCard, .noSmartcard, .resetCard: return .tagGone
+        default: return .other(code: rawValue, message: description)
+        }
+    }
+}
+
+/// Runs `body`, turning a thrown `PCSCError` into the `ReaderError` for `reader`.
+func mappingReaderErrors<T>(reader: String = "", _ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as PCSCError {
+        throw error.readerError(reader: reader)
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import NFCTags
+import PCSC
+
+/// The monitoring thread of `PCSCBackend`: blocks in SCardGetStatusChange on its own context,
+/// turns state changes into `ReaderEvent`s, survives pcscd restarts.
+final class PCSCMonitor: ReaderMonitor, @unchecked Sendable {
+    private let handler: @Sendable (ReaderEvent) -> Void
+    private let retryInterval: Duration
+
+    private let condition = NSCondition()
+    // Guarded by `condition`:
+    private var context: Context?
+    private var stopping = false
+    private var finished = false
+    private var thread: Thread?
+
+    /// What the monitor has reported about one reader.
+    private struct ReaderRecord {
+        var info: ReaderInfo
+        var state: ReaderState
+        var tag: DetectedTag?
+    }
+
+    init(handler: @escaping @Sendable (ReaderEvent) -> Void, retryInterval: Duration) {
+        self.handler = handler
+        self.retryInterval = retryInterval
+    }
+
+    func start(with context: Context) {
+        let thread = Thread { [self] in run(context) }
+        thread.name = "PCSCMonitor"
+        condition.lock()
+        self.context = context
+        self.thread = thread
+        condition.unlock()
+        thread.start()
+    }
+
+    /// Cancels the blocking call (SCardCancel) and waits for the thread to end. From the handler
+    /// itself (the monitor thread) it only asks the thread to end after the handler returns.
+    ///
+    /// A cancel that arrives just before the thread enters SCardGetStatusChange is lost (pcsc-lite
+    /// cancels only a call in progress), so it is repeated every 50 ms until the thread has ended.
+    func stop() {
+        condition.lock()
+        stopping = true
+        let onMonitorThread = Thread.current === thread
+        condition.broadcast()
+        condition.unlock()
+        guard !onMonitorThread else { return }
+        condition.lock()
+        while !finished {
+            let blocked = context
+            condition.unlock()
+            try? blocked?.cancel()
+            condition.lock()
+            if !finished { _ = condition.wait(until: Date().addingTimeInterval(0.05)) }
+        }
+        condition.unlock()
+    }
+
+    private var isStopping: Bool {
+        condition.lock(); defer { condition.unlock() }
+        return stopping
+    }
+
+    // MARK: - The thread
+
+    private func run(_ first: Context) {
+        var current: Context? = first
+        var readers: [String: ReaderRecord] = [:]
+        var lost = false
+        while !isStopping {
+            guard let ctx = current else {
+                // pcscd is gone: try again every `retryInterval` until it is back or stop().
+                condition.lock()
+                if !stopping { _ = condition.wait(until: Date().addingTimeInterval(retryInterval.timeInterval)) }
+                condition.unlock()
+                if isStopping { break }
+                guard let fresh = try? Context() else { continue }
+                condition.lock()
+                context = fresh
+                condition.unlock()
+                current = fresh
+                if lost {
+                    lost = false
+                    handler(.serviceRestored)
+                }
+                continue
+            }
+            do {
+                try watch(ctx, &readers)
+            } catch let error as PCSCError where error == .cancelled {
+                continue  // stop() (or a stray SCardCancel): the loop condition decides
+            } catch {
+                if isStopping { break }
+                if let code = error as? PCSCError, code.meansServiceGone || !ctx.isValid {
+                    // The service went away: say so, then retract what was reported.
+                    condition.lock()
+                    context = nil
+                    condition.unlock()
+                    current = nil
+                    lost = true
+                    handler(.serviceLost(.serviceUnavailable(hint: PCSCBackend.serviceHint)))
+                    for name in readers.keys.sorted() {
+                        if let tag = readers[name]?.tag { handler(.tagLeft(tag)) }
+                        if let info = readers[name]?.info { handler(.readerRemoved(info)) }
+                    }
+                    readers = [:]
+                    pnpState = ReaderState(reader: ReaderState.plugAndPlayReader)
+                }
+                // Anything else (a reader vanishing between list and wait): resynchronise from the
+                // list after a pause, so a persistent error cannot spin.
+                condition.lock()
+                if !stopping { _ = condition.wait(until: Date().addingTimeInterval(retryInterval.timeInterval)) }
+                condition.unlock()
+            }
+        }
+        condition.lock()
+        context = nil
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Syncs the reader list, then waits for changes until an error (or cancel) ends the wait.
+    private func watch(_ ctx: Context, _ readers: inout [String: ReaderRecord]) throws {
+        try syncReaders(ctx, &readers)
+        while !isStopping {
+            let names = readers.keys.sorted()
+            var states = [pnpState] + names.map { readers[$0]!.state }
+            try ctx.getStatusChange(&states, timeout: nil)
+            var relist = states[0].hasChanged
+            states[0].acknowledge()
+            pnpState = states[0]
+            for var state in states.dropFirst() {
+                state.acknowledge()
+                guard var record = readers[state.reader] else { continue }
+                if state.currentState.contains(.unknown) || state.currentState.contains(.ignore) {
+                    relist = true  // the reader is going away
+                }
+                update(ctx, &record, with: state)
+                readers[state.reader] = record
+            }
+            if relist { try syncReaders(ctx, &readers) }
+        }
+    }
+
+    /// The PnP entry as last acknowledged (pcsc-lite ≥ 2.3 keeps a reader-change counter in it).
+    private var pnpState = ReaderState(reader: ReaderState.plugAndPlayReader)
+
+    /// Adds and removes readers to match SCardListReaders, reporting each change.
+    private func syncReaders(_ ctx: Context, _ readers: inout [String: ReaderRecord]) throws {
+        let names = try ctx.listReaders().filter { $0 != ReaderState.plugAndPlayReader }
+        for name in readers.keys.sorted() where !names.contains(name) {
+            if let tag = readers[name]?.tag { handler(.tagLeft(tag)) }
+            if let info = readers[name]?.info { handler(.readerRemoved(info)) }
+            readers[name] = nil
+        }
+        for name in names where readers[name] == nil {
+            let info = PCSCBackend.readerInfo(name)
+            // UNAWARE: the next SCardGetStatusChange returns at once with the reader's state.
+            readers[name] = ReaderRecord(info: info, state: ReaderState(reader: name), tag: nil)
+            handler(.readerAdded(info))
+        }
+    }
+
+    /// Applies one reader's new state: tag arrived, left, or swapped between two waits.
+    private func update(_ ctx: Context, _ record: inout ReaderRecord, with state: ReaderState) {
+        let previous = record.state
+        record.state = state
+        let present = state.currentState.contains(.present) && !state.currentState.contains(.mute)
+        if let tag = record.tag {
+            // Still present, same ATR and no card event in between: the same tag.
+            let same = present && state.atr == tag.atr && state.currentCounter == previous.currentCounter
+            if same { return }
+            handler(.tagLeft(tag))
+            record.tag = nil
+        }
+        guard present else { return }
+        if let tag = PCSCBackend.detectTag(ctx, info: record.info, atr: state.atr) {
+            record.tag = tag
+            handler(.tagArrived(tag))
+        }
+    }
+}
+
+extension Duration {
+    /// Seconds as a `TimeInterval` (for Foundation waits).
+    var timeInterval: Double {
+        let (s, atto) = components
+        return Double(s) + Double(atto) / 1e18
+    }
+}

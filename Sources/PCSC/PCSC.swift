@@ -1,2 +1,0 @@
-// The PC/SC wrapper (issue 3) lives here: every pcsc-lite call in this module.
-import CPCSCLite
