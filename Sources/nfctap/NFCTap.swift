@@ -17,6 +17,7 @@ struct NFCTap: ParsableCommand {
         version: version,
         subcommands: [
             Decode.self,
+            Kiosk.self,
             Doctor.self,
             Readers.self,
         ]

@@ -41,6 +41,11 @@ final class KioskRunner: @unchecked Sendable {
         var restartRequested = false
         var session: NFCNDEFReaderSession?
         var pause: Task<Void, any Error>?
+        /// The running session's backends. The session engine holds a backend only while one of
+        /// its readers is attached, and its monitor callback holds it weakly: without this, a
+        /// session that starts with no reader, or loses them all (pcscd killed), never hears of
+        /// readers again.
+        var backends: [any ReaderBackend] = []
         /// UIDs handled successfully, and when (for the duplicate window).
         var recent: [String: ContinuousClock.Instant] = [:]
         var sessionsStarted = 0
@@ -91,6 +96,7 @@ final class KioskRunner: @unchecked Sendable {
             }
             let (stopping, restart) = state.withLock { s -> (Bool, Bool) in
                 s.session = nil
+                s.backends = []
                 defer { s.restartRequested = false }
                 return (s.stopping, s.restartRequested)
             }
@@ -133,6 +139,8 @@ final class KioskRunner: @unchecked Sendable {
         sc.timeLimit = nil
         sc.readerRemovalEndsSession = false
         sc.collectTagDetails = true
+        // Each tag is handled on its own: no need to wait for companions (the default 100 ms).
+        sc.batchWindow = .zero
         sc.readerFilter = c.readerFilter
         sc.readerFeedback = c.feedback && !quiet
         sc.tagReportHandler = { [weak self] report in self?.handleTap(report) ?? false }
@@ -145,8 +153,13 @@ final class KioskRunner: @unchecked Sendable {
         let onService: @Sendable (ReaderBackendKind, ReaderError?) -> Void = { [weak self] kind, error in
             self?.serviceChanged(kind, error)
         }
+        let state = self.state
         return NFCReaderEnvironment(
-            makeBackends: { try make(c).map { ObservedBackend($0, onServiceChange: onService) } },
+            makeBackends: {
+                let made: [any ReaderBackend] = try make(c).map { ObservedBackend($0, onServiceChange: onService) }
+                state.withLock { $0.backends = made }
+                return made
+            },
             makeNDEFOperations: { try $0.ndefOperations() },
             slot: slot)
     }
