@@ -10,13 +10,15 @@ import TagEmulation
 /// service lost and restored every `serviceCycleEvery`; samples RSS, fds and threads every
 /// `sampleEvery` taps and judges them flat after warm-up.
 ///
-/// Every tap must give exactly one JSON line and one green; growth fails the run. (The virtual
-/// backend's `feedbackLog` keeps one small entry per tap, ~30 bytes: that is the emulator's
-/// instrumentation, well inside the slack.)
+/// Every tap must give exactly one JSON line and a successful action; growth fails the run.
+/// Reader feedback is off unless `feedback`: the virtual backend records every LED signal in
+/// `feedbackLog` (~24 bytes a tap, in steps as the array doubles), which would be measured as
+/// the kiosk's growth. Feedback itself is covered by the runner tests.
 struct KioskSoak {
     var taps: Int
     var sampleEvery: Int
-    var quiet: Bool
+    /// Give reader feedback (and count the greens) during the soak.
+    var feedback: Bool
     var replugEvery = 300
     var serviceCycleEvery = 1000
 
@@ -35,12 +37,13 @@ struct KioskSoak {
         var configuration = KioskConfiguration()
         configuration.output = .file(outputPath)
         configuration.sync = false
+        configuration.feedback = feedback
         configuration.logLevel = .warning
-        let logger = Logger(label: "nfctap.kiosk.soak") { _ in JournalLogHandler(level: .warning) }
+        let logger = KioskLog.logger(label: "nfctap.kiosk.soak", level: .warning)
         let runner: KioskRunner
         do {
             runner = try KioskRunner(
-                configuration: configuration, logger: logger, quiet: quiet,
+                configuration: configuration, logger: logger,
                 dependencies: KioskRunner.Dependencies(makeBackends: { _ in [backend] },
                                                        makeAction: { try $0.makeAction() },
                                                        observe: events.record))
@@ -96,7 +99,7 @@ struct KioskSoak {
         if failures.isEmpty {
             if handled != taps { failures.append("\(handled) taps handled, expected \(taps)") }
             if lines != taps { failures.append("\(lines) JSON lines written, expected \(taps)") }
-            if !quiet, greens != taps { failures.append("\(greens) green signals, expected \(taps)") }
+            if feedback, greens != taps { failures.append("\(greens) green signals, expected \(taps)") }
             if events.failedTaps > 0 { failures.append("\(events.failedTaps) taps failed") }
         }
         let verdict = SoakVerdict(samples: samples.map(\.sample))
@@ -120,7 +123,8 @@ struct KioskSoak {
 
 /// The judgement on the samples. Warm-up = the first 10% of samples (at least one after the
 /// start); after it:
-/// - RSS flat: the largest of the last half ≤ the largest of the first quarter + max(1 MiB, 5%);
+/// - RSS flat: the largest of the last half ≤ the largest of the first quarter + max(512 KiB, 2%)
+///   (at 10,000 taps a leak of about 100 bytes a tap fails);
 /// - descriptors: at the end no more than right after warm-up;
 /// - threads flat: the largest of the last half ≤ the largest of the first half + 2 (Dispatch's
 ///   worker pool grows under load and keeps its threads a while; a leak keeps climbing).
@@ -140,7 +144,7 @@ struct SoakVerdict {
         let lastHalf = steady.suffix(max(1, steady.count / 2))
         let earlyRSS = firstQuarter.map(\.rssKiB).max()!
         let lateRSS = lastHalf.map(\.rssKiB).max()!
-        let slack = max(1024, earlyRSS / 20)
+        let slack = max(512, earlyRSS / 50)
         if lateRSS > earlyRSS + slack {
             problems.append("RSS grew: \(lateRSS) KiB in the last half vs \(earlyRSS) KiB early (+\(slack) KiB allowed)")
         }
