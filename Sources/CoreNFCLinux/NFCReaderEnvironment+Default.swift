@@ -1,17 +1,12 @@
 import NFCReaders
 import NFCTags
 
-// The production wiring. Integration point for the lead: replace the two closures below with
-// the PC/SC + libnfc backends and `Type2Tag(link:)` / `Type4Tag(transceiver:)`.
+// The production wiring: PC/SC readers first, then libnfc devices named in LIBNFC_DEVICE or
+// /etc/nfc/libnfc.conf (issue 5: no libnfc USB scan that would fight pcscd for an ACR122U).
 extension NFCReaderEnvironment {
     static var systemDefault: NFCReaderEnvironment {
         NFCReaderEnvironment(
-            makeBackends: {
-                throw ReaderError.serviceUnavailable(
-                    hint: "no reader backend is built in; start pcscd (`sudo systemctl start pcscd`) and use a build with the PC/SC backend")
-            },
-            makeNDEFOperations: { connection in
-                throw TagError.unsupported("NDEF on \(connection.tag.technology.rawValue) tags")
-            })
+            makeBackends: { [PCSCBackend(), LibNFCBackend.configuredDevicesOnly()] },
+            makeNDEFOperations: { try $0.ndefOperations() })
     }
 }

@@ -39,6 +39,9 @@ final class SessionEngine: @unchecked Sendable {
     // Engine-queue state.
     private var retainedHost: (any SessionEngineHost)?
     private var monitors: [any ReaderMonitor] = []
+    /// The backends being monitored, held while the session runs: the monitor callbacks hold
+    /// them weakly, and an environment may make fresh backends for each session.
+    private var monitoredBackends: [any ReaderBackend] = []
     private var readers: [String: (info: ReaderInfo, backend: any ReaderBackend)] = [:]
     private var present: [TagPresence] = []
     private var pending: [TagPresence] = []
@@ -113,6 +116,7 @@ final class SessionEngine: @unchecked Sendable {
                     self.queue.async { self.handle(event, from: backend) }
                 }
                 monitors.append(monitor)
+                monitoredBackends.append(backend)
             } catch {
                 failures.append(error)
             }
@@ -332,6 +336,7 @@ final class SessionEngine: @unchecked Sendable {
         pending = []
         for monitor in monitors { monitor.stop() }
         monitors = []
+        monitoredBackends = []
         connection?.link.disconnect()
         connection = nil
         present = []

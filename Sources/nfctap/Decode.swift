@@ -78,8 +78,7 @@ struct Decode: ParsableCommand {
 
     /// Writes `nfctap: error: …` to stderr and exits with status 1.
     static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("nfctap: error: \(message)\n".utf8))
-        Self.exit(withError: NFCTapExit.failure)
+        fail(CLIError(message))
     }
 
     private func readInput() throws -> [UInt8] {

@@ -136,10 +136,3 @@ final class LibNFCMonitor: ReaderMonitor, @unchecked Sendable {
         }
     }
 }
-
-extension Duration {
-    var timeInterval: TimeInterval {
-        let c = components
-        return TimeInterval(c.seconds) + TimeInterval(c.attoseconds) / 1e18
-    }
-}

@@ -185,11 +185,3 @@ final class PCSCMonitor: ReaderMonitor, @unchecked Sendable {
         }
     }
 }
-
-extension Duration {
-    /// Seconds as a `TimeInterval` (for Foundation waits).
-    var timeInterval: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) / 1e18
-    }
-}

@@ -21,9 +21,11 @@ public final class PCSCTagConnection: TagConnection {
         tag.technology == .type2 ? nil : transceiver
     }
 
-    /// nil for now: the lead wires `PseudoAPDUType2Link(transceiver:profile:)` (from the Type 2 work)
-    /// over `transceiver` for `.type2` tags.
-    public var type2: Type2Link? { nil }
+    /// For `.type2` tags: the Type 2 command set as pseudo-APDUs, shaped by what the reader is
+    /// (`PCSCReaderProfile(readerName:)`: ACR122U direct transmit for FAST_READ, Identiv 4-byte reads…).
+    public private(set) lazy var type2: Type2Link? = tag.technology == .type2
+        ? PseudoAPDUType2Link(transceiver: transceiver, profile: PCSCReaderProfile(readerName: tag.reader.name))
+        : nil
 
     /// ACR122U LED + buzzer (`FF 00 40 P2 04 T1 T2 REP LINK`, T in 100 ms units) when the reader has
     /// them; nothing elsewhere. Errors and the `90 <LED state>` reply are ignored: feedback is best effort.

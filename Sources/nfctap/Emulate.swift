@@ -1,0 +1,146 @@
+import ArgumentParser
+import Foundation
+import NFCTags
+import TagEmulation
+
+struct Emulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Present a virtual tag to pcscd (through vpcd) or to libnfc (as a PN532 on a pseudo-terminal).",
+        discussion: """
+            For trying nfctap and other PC/SC or libnfc software without hardware.
+
+            vpcd: install vsmartcard-vpcd (it makes pcscd show readers "Virtual PCD 00 00" and "00 01",
+            listening on 127.0.0.1:35963 and :35964), then
+                nfctap emulate --vpcd 127.0.0.1:35963 --preset zebra-zq320
+            and in another terminal: nfctap scan.
+
+            PN532: nfctap emulate --pn532-pty --preset ntag213 prints the libnfc connstring
+            (pn532_uart:/dev/pts/N) on stdout; use it as LIBNFC_DEVICE or --reader libnfc:<connstring>.
+
+            The tag stays in the field until Ctrl-C (or --duration). Tag sources: --preset NAME (see
+            --list-presets) or --tag FILE: a Type 2 memory image (180/540/924 bytes for NTAG213/215/216)
+            or an NDEF message, put on --chip (default ntag215).
+            """)
+
+    @Option(help: ArgumentHelp("Connect to vpcd at HOST:PORT (a virtual card on pcscd).", valueName: "host:port"))
+    var vpcd: String?
+
+    @Flag(help: "Emulate a PN532 on a pseudo-terminal for libnfc's pn532_uart driver.")
+    var pn532Pty = false
+
+    @Option(help: ArgumentHelp("With --pn532-pty: also make this symlink to the pty (a stable path across restarts).", valueName: "path"))
+    var link: String?
+
+    @Option(help: "A built-in tag (see --list-presets).")
+    var preset: String?
+
+    @Option(help: ArgumentHelp("A file with a Type 2 memory image or an NDEF message.", valueName: "file"))
+    var tag: String?
+
+    @Option(help: "Chip for an NDEF file: \(VirtualTagCatalog.Chip.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var chip: String = "ntag215"
+
+    @Option(help: "PC/SC reader personality for vpcd: generic, acr122u, acr1252u, identiv.")
+    var profile: String = "generic"
+
+    @Option(help: ArgumentHelp("Milliseconds added to every exchange.", valueName: "ms"))
+    var latency: Int = 0
+
+    @Option(help: ArgumentHelp("Remove the tag and exit after this many seconds.", valueName: "seconds"))
+    var duration: Double?
+
+    @Flag(help: "List the built-in tags and exit.")
+    var listPresets = false
+
+    func validate() throws {
+        if listPresets { return }
+        guard (vpcd != nil) != pn532Pty else { throw ValidationError("choose one of --vpcd HOST:PORT or --pn532-pty") }
+        guard (preset != nil) != (tag != nil) else { throw ValidationError("choose one of --preset NAME or --tag FILE") }
+        guard VirtualTagCatalog.Chip(rawValue: chip) != nil else { throw ValidationError("unknown --chip \(chip)") }
+        guard latency >= 0, latency <= 10_000 else { throw ValidationError("--latency must be 0…10000 ms") }
+        if let vpcd { _ = try Self.hostPort(vpcd) }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
+        if link != nil, !pn532Pty { throw ValidationError("--link goes with --pn532-pty") }
+    }
+
+    static func hostPort(_ text: String) throws -> (String, UInt16) {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]), port > 0 else {
+            throw ValidationError("--vpcd takes HOST:PORT, e.g. 127.0.0.1:35963")
+        }
+        let host = String(text[..<colon])
+        guard !host.isEmpty else { throw ValidationError("--vpcd takes HOST:PORT, e.g. 127.0.0.1:35963") }
+        return (host, port)
+    }
+
+    func run() throws {
+        do {
+            try emulate()
+        } catch let error as CLIError {
+            Self.fail(error)
+        }
+    }
+
+    private func emulate() throws {
+        if listPresets {
+            for p in VirtualTagCatalog.presets { print("\(p.name)\t\(p.summary)") }
+            return
+        }
+        let virtualTag: VirtualTag
+        do {
+            if let preset {
+                virtualTag = try VirtualTagCatalog.make(preset: preset)
+            } else {
+                let path = tag!
+                guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read \(path)") }
+                virtualTag = try VirtualTagCatalog.make(fileBytes: [UInt8](data), chip: VirtualTagCatalog.Chip(rawValue: chip)!)
+            }
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError(String(describing: error))
+        }
+        let plan = FaultPlan(latency: .milliseconds(latency))
+        let stopped = DispatchSemaphore(value: 0)
+        let trap = SignalTrap(queue: DispatchQueue(label: "nfctap.emulate.signals")) { _ in stopped.signal() }
+        let describeTag = "\(virtualTag.sak & 0x20 != 0 ? "Type 4" : "Type 2") tag, UID \(virtualTag.uid.hexString)"
+
+        if let vpcd {
+            let (host, port) = try Self.hostPort(vpcd)
+            let reader = EmulatedPCSCReader(profile: Self.profile(profile), tag: virtualTag, plan: plan)
+            let card = VPCDCard(behaviour: reader, host: host, port: port)
+            do { try card.insert() } catch {
+                throw CLIError("cannot reach vpcd at \(host):\(port): \(error). Is pcscd running with vsmartcard-vpcd installed?",
+                               exit: NFCTapExit.noReader)
+            }
+            Stderr.line("nfctap: \(describeTag) is on the vpcd reader at \(host):\(port); Ctrl-C removes it")
+            wait(stopped)
+            card.remove()
+        } else {
+            let emulator = PN532Emulator(tag: virtualTag, plan: plan, linkPath: link)
+            let path = try emulator.start()
+            print("pn532_uart:\(link ?? path)")
+            fflush(stdout)
+            Stderr.line("nfctap: PN532 with a \(describeTag) on \(path); Ctrl-C stops it")
+            wait(stopped)
+            emulator.stop()
+        }
+        withExtendedLifetime(trap) {}
+    }
+
+    private func wait(_ stopped: DispatchSemaphore) {
+        if let duration {
+            _ = stopped.wait(timeout: .now() + duration)
+        } else {
+            stopped.wait()
+        }
+    }
+
+    static func profile(_ name: String) -> PCSCReaderProfile {
+        switch name.lowercased() {
+        case "acr122u": return .acr122u
+        case "acr1252u": return .acr1252u
+        case "identiv": return .identiv
+        default: return .generic
+        }
+    }
+}

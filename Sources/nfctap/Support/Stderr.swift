@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+
+/// Human messages go to stderr; stdout is for machine output.
+enum Stderr {
+    static func line(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// True when stderr is a terminal (spinners, colours, live counters only then).
+    static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+}
+
+/// A failure with the message the user sees and the documented exit code.
+struct CLIError: Error, CustomStringConvertible {
+    var message: String
+    var exit: ExitCode
+
+    init(_ message: String, exit: ExitCode = NFCTapExit.failure) {
+        self.message = message
+        self.exit = exit
+    }
+
+    var description: String { message }
+}
+
+extension ParsableCommand {
+    /// Prints `nfctap: error: <message>` on stderr and exits with the error's code. Every
+    /// subcommand ends this way on failure, so the format and codes are the same everywhere.
+    static func fail(_ error: CLIError) -> Never {
+        Stderr.line("nfctap: error: \(error.message)")
+        Self.exit(withError: error.exit)
+    }
+}
