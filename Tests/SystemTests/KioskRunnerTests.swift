@@ -134,8 +134,8 @@ struct KioskRunnerTests {
         let dir = try kioskDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("taps.jsonl").path
-        let box = LockedList<VirtualReaderBackend>()
-        let seen = LockedList<Duration>()
+        let box = KioskLockedList<VirtualReaderBackend>()
+        let seen = KioskLockedList<Duration>()
         let kiosk = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "\#(out)"}"#),
                                      onSleep: { delay in
                                          seen.append(delay)

@@ -113,7 +113,7 @@ final class KioskHarness: @unchecked Sendable {
     let clock = KioskTestClock()
     let runner: KioskRunner
     /// Every backoff delay the runner asked for.
-    let delays = LockedList<Duration>()
+    let delays = KioskLockedList<Duration>()
     private var running: Task<Void, Never>?
 
     static let reader = "Kiosk Reader A"
@@ -165,7 +165,7 @@ final class KioskHarness: @unchecked Sendable {
     var feedback: [ReaderFeedback] { backend.feedbackLog.map(\.feedback) }
 }
 
-final class LockedList<T>: @unchecked Sendable {
+final class KioskLockedList<T>: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [T] = []
     func append(_ item: T) { lock.withLock { items.append(item) } }

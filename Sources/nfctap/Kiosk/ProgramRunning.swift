@@ -1,4 +1,5 @@
 import Foundation
+import NFCReaders  // Duration.timeInterval
 import Pairing
 
 /// Runs a program for the `exec` action: argv as given (no shell), an environment, bytes on
@@ -54,12 +55,5 @@ struct SpawnedProgramRunner: ProgramRunning {
             throw PairingError.commandKilled(name, signal: process.terminationStatus)
         }
         return process.terminationStatus
-    }
-}
-
-extension Duration {
-    /// Seconds as a `TimeInterval`.
-    var timeInterval: TimeInterval {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
