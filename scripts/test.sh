@@ -51,4 +51,5 @@ else
     swift test --skip-build --skip SystemTests
     log "running system tests (serially: they share the daemons)"
     swift test --skip-build --filter SystemTests --no-parallel
+    scripts/soak.sh 500   # the kiosk under 500 virtual taps: resources flat, one line per tap (< 10 s)
 fi
