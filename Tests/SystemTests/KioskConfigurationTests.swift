@@ -26,7 +26,7 @@ struct KioskConfigurationTests {
         expected.action = .json
         expected.output = .file("/var/lib/nfctap/taps.jsonl")
         expected.duplicateWindow = .seconds(2)
-        expected.commandTimeout = .seconds(10)
+        expected.commandTimeout = .seconds(5)
         #expect(c == expected)
         #expect(c.readerFilter == .all)
         #expect(c.libnfcDevices == nil)

@@ -9,20 +9,13 @@ struct Kiosk: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Handle every tag tapped on the readers, forever (a kiosk or a service).",
         discussion: """
-            Every tag read goes to the configured action: "json" (one JSON line per tap to a file or
-            stdout, the object `scan --json` prints), "exec" (a program with the tag as JSON on stdin
-            and NFCTAP_* variables; no shell), or "pair" (Zebra printer tags to BlueZ, a program, or
-            a JSON line). The action's success decides the reader's feedback: green + beep, or red.
+            Every tag read goes to the configured action: "json" (one JSON line per tap to a file or stdout, the object `scan --json` prints), "exec" (a program with the tag as JSON on stdin and NFCTAP_* variables; no shell), or "pair" (Zebra printer tags to BlueZ, a program, or a JSON line). The action's success decides the reader's feedback: green + beep, or red.
 
-            Readers and pcscd may come and go: the kiosk waits for them. If its session ends anyway
-            it starts a new one after 0.5 s, doubling up to 10 s. Logs go to stderr, one event per
-            line with journald priority prefixes (<6>…) and key=value fields.
+            Readers and pcscd may come and go: the kiosk waits for them. If its session ends anyway it starts a new one after 0.5 s, doubling up to 10 s. Logs go to stderr, one event per line with journald priority prefixes (<6>…) and key=value fields.
 
             Without --config: every reader, "json" to stdout. Examples/kiosk.json documents the file.
 
-            Signals: SIGTERM / SIGINT finish the tag in hand and exit 0; SIGHUP reloads the
-            configuration (an invalid one is logged and the running one kept) and reopens the
-            output file (for logrotate).
+            Signals: SIGTERM / SIGINT finish the tag in hand and exit 0; SIGHUP reloads the configuration (an invalid one is logged and the running one kept) and reopens the output file (for logrotate).
 
             Exit status: 0 after SIGTERM/SIGINT, 1 when the configuration is invalid at start.
             """)

@@ -38,7 +38,7 @@ struct KioskConfiguration: Equatable, Sendable {
     var action: Action = .json
     var output: Output = .standardOutput
     /// How long an `exec` program may run before it is stopped (SIGTERM, then SIGKILL).
-    var commandTimeout: Duration = .seconds(10)
+    var commandTimeout: Duration = .seconds(5)
     /// `pair` with `bluez`: adapter (nil = the first one), LE first, PIN.
     var bluetoothAdapter: String? = nil
     var bluetoothLE = false
