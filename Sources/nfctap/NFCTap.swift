@@ -19,6 +19,8 @@ struct NFCTap: ParsableCommand {
             Decode.self,
             Kiosk.self,
             Doctor.self,
+            Inventory.self,
+            Demo.self,
             Emulate.self,
             Pair.self,
             Readers.self,

@@ -209,7 +209,7 @@ struct FaultMatrixReaderLossTests {
         }
     }
 
-    /// libnfc 1.8's nfc_exit frees the process-wide driver list, so a context that ends (a backend
+    /// libnfc 1.8's nfc_exit frees the process-wide driver list, so a context that ended (a backend
     /// released, e.g. by another test or a second backend in the CLI) leaves every other live
     /// context unable to open a device: "No driver available to handle pn532_uart:…". This is
     /// what made reopening fail intermittently when the matrix ran cells in parallel.
@@ -225,9 +225,8 @@ struct FaultMatrixReaderLossTests {
             let other = LibNFCBackend(devices: ["pn532_uart:/nonexistent/tty"], environment: [:])
             _ = try other.listReaders()   // creates (and on release ends) a second context
         }
-        withKnownIssue("LibNFCContext.deinit calls nfc_exit, which frees libnfc's global driver list") {
-            let ops = try rig.connect().ndefOperations()
-            #expect(try ops.readNDEF() == FaultMatrix.Model.ntag213.oldMessage)
-        }
+        // Fixed: only the last live context calls nfc_exit (LibNFCContext.deinit).
+        let ops = try rig.connect().ndefOperations()
+        #expect(try ops.readNDEF() == FaultMatrix.Model.ntag213.oldMessage)
     }
 }
