@@ -52,7 +52,7 @@ final class KioskRunner: @unchecked Sendable {
         var tapsHandled = 0
     }
 
-    private let state: Locked<State>
+    private let state: KioskLocked<State>
     /// Held while an action runs; a reload swaps actions under it, so the old action is never
     /// closed under a tap.
     private let actionGate = NSLock()
@@ -66,7 +66,7 @@ final class KioskRunner: @unchecked Sendable {
         var logger = logger
         logger.logLevel = configuration.logLevel
         let action = try dependencies.makeAction(configuration)
-        self.state = Locked(State(configuration: configuration, action: action, logger: logger))
+        self.state = KioskLocked(State(configuration: configuration, action: action, logger: logger))
         self.dependencies = dependencies
         self.quiet = quiet
     }

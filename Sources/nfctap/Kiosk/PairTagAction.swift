@@ -12,7 +12,7 @@ final class PairTagAction: KioskAction {
     private let options: PairingOptions
     private let output: KioskOutput?
     /// The JSON handler's output closure cannot throw: its write error is kept here.
-    private let lastWriteError = Locked<(any Error)?>(nil)
+    private let lastWriteError = KioskLocked<(any Error)?>(nil)
 
     init(with target: KioskConfiguration.PairWith, options: PairingOptions, output: KioskConfiguration.Output, sync: Bool) throws {
         self.options = options

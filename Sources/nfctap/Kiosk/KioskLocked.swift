@@ -2,7 +2,7 @@ import Foundation
 
 /// A value behind a lock (the kiosk's state shared between the signal queue, the session queue
 /// and the run loop).
-final class Locked<Value>: @unchecked Sendable {
+final class KioskLocked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
