@@ -41,11 +41,6 @@ final class KioskRunner: @unchecked Sendable {
         var restartRequested = false
         var session: NFCNDEFReaderSession?
         var pause: Task<Void, any Error>?
-        /// The running session's backends. The session engine holds a backend only while one of
-        /// its readers is attached, and its monitor callback holds it weakly: without this, a
-        /// session that starts with no reader, or loses them all (pcscd killed), never hears of
-        /// readers again.
-        var backends: [any ReaderBackend] = []
         /// UIDs handled successfully, and when (for the duplicate window).
         var recent: [String: ContinuousClock.Instant] = [:]
         var sessionsStarted = 0
@@ -96,7 +91,6 @@ final class KioskRunner: @unchecked Sendable {
             }
             let (stopping, restart) = state.withLock { s -> (Bool, Bool) in
                 s.session = nil
-                s.backends = []
                 defer { s.restartRequested = false }
                 return (s.stopping, s.restartRequested)
             }
@@ -153,13 +147,8 @@ final class KioskRunner: @unchecked Sendable {
         let onService: @Sendable (ReaderBackendKind, ReaderError?) -> Void = { [weak self] kind, error in
             self?.serviceChanged(kind, error)
         }
-        let state = self.state
         return NFCReaderEnvironment(
-            makeBackends: {
-                let made: [any ReaderBackend] = try make(c).map { ObservedBackend($0, onServiceChange: onService) }
-                state.withLock { $0.backends = made }
-                return made
-            },
+            makeBackends: { try make(c).map { ObservedBackend($0, onServiceChange: onService) } },
             makeNDEFOperations: { try $0.ndefOperations() },
             slot: slot)
     }
