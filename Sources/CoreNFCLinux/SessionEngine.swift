@@ -104,12 +104,16 @@ final class SessionEngine: @unchecked Sendable {
             }
         }
         let selected = attached.filter { config.readerFilter.matches($0) }
-        if usable.isEmpty || (selected.isEmpty && config.readerRemovalEndsSession) {
+        // iOS semantics: no reader now is the end (code 1). A kiosk-style session
+        // (readerRemovalEndsSession = false) waits instead, watching every backend — also one
+        // whose service is down now (pcscd not started yet): its monitor reports it coming back.
+        let waitForReaders = !config.readerRemovalEndsSession
+        if !waitForReaders, usable.isEmpty || selected.isEmpty {
             finish(NFCReaderError(.readerErrorUnsupportedFeature,
                                   message: Self.noReaderMessage(attached: attached, failures: failures, filter: config.readerFilter)))
             return
         }
-        for backend in usable {
+        for backend in waitForReaders ? backends : usable {
             do {
                 let monitor = try backend.startMonitoring { [weak self, weak backend] event in
                     guard let self, let backend else { return }

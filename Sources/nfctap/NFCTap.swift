@@ -16,6 +16,9 @@ struct NFCTap: ParsableCommand {
             """,
         version: version,
         subcommands: [
+            Scan.self,
+            Write.self,
+            APDUCommand.self,
             Decode.self,
             Kiosk.self,
             Doctor.self,

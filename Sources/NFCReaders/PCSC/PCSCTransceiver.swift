@@ -19,6 +19,9 @@ public final class PCSCTransceiver: Transceiver {
         } catch let error as PCSCError {
             throw error.tagError
         }
+        // Every ISO 7816 answer ends with SW1 SW2; nothing at all means the card did not answer
+        // (pcscd passes vpcd's and some readers' "no response" on as a 0-byte reply).
+        guard !reply.isEmpty else { throw TagError.tagLost }
         guard reply.count >= 2 else {
             throw TagError.malformedReply("PC/SC reply of \(reply.count) byte(s) has no status word")
         }
