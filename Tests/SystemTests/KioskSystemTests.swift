@@ -70,7 +70,7 @@ extension PCSCSystemTests {
         #expect(log.filter { $0.hasPrefix("<6>session started") }.count == 1, "one session throughout: \(log)")
     }
 
-    @Test("kiosk process without pcscd at the start: sessions retried, served once pcscd is up")
+    @Test("kiosk process started before pcscd: one session waits for it, serves once it is up")
     func kioskWaitsForPcscd() throws {
         defer { try? TestPCSCD.control("start") }
         let dir = try kioskDirectory()
@@ -80,8 +80,9 @@ extension PCSCSystemTests {
         try Self.kioskConfig(output: out).write(toFile: config, atomically: true, encoding: .utf8)
         try TestPCSCD.control("stop")
         let kiosk = try KioskProcess(arguments: ["kiosk", "--config", config])
-        kiosk.waitForLog("sessions retried", count: 2) { $0.hasPrefix("<4>session ended code=1 ") }
+        kiosk.waitForLog("service lost") { $0.hasPrefix("<3>reader service lost backend=pcscd reason=") }
         try TestPCSCD.control("start")
+        kiosk.waitForLog("service restored") { $0 == "<5>reader service restored backend=pcscd" }
         kiosk.waitForLog("reader added") { $0.hasPrefix("<6>reader added") && $0.contains(TestPCSCD.reader0) }
         try TestPCSCD.waitUntilReadersAreEmpty()
         let reader = EmulatedPCSCReader(profile: .generic, tag: try KioskTags.text("late"))
@@ -91,9 +92,9 @@ extension PCSCSystemTests {
         card.remove()
         #expect(lines.first?["type"] as? String == "type4")
         #expect(kiosk.terminate() == 0)
-        let retries = kiosk.lines.filter { $0.hasPrefix("<4>session ended code=1 ") }
-        #expect(retries.first?.hasSuffix("retry_in=0.5s") == true)
-        #expect(retries.dropFirst().first?.hasSuffix("retry_in=1s") == true)
+        let log = kiosk.lines
+        #expect(log.filter { $0.hasPrefix("<6>session started") } == ["<6>session started attempt=1"])
+        #expect(!log.contains { $0.hasPrefix("<4>session ended") })
     }
 }
 
