@@ -51,6 +51,7 @@ else
     swift test --skip-build --skip SystemTests
     log "running system tests (serially: they share the daemons)"
     swift test --skip-build --filter SystemTests --no-parallel
+    scripts/soak.sh 500   # the kiosk under 500 virtual taps: resources flat, one line per tap (< 10 s)
     # Every fuzz target briefly, under AddressSanitizer (Fuzz/README.md; NFCTAP_FUZZ_SECONDS=0
     # replays the committed corpus and regression inputs only).
     log "brief fuzz pass"

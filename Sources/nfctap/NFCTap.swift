@@ -20,6 +20,7 @@ struct NFCTap: ParsableCommand {
             Write.self,
             APDUCommand.self,
             Decode.self,
+            Kiosk.self,
             Doctor.self,
             Inventory.self,
             Demo.self,

@@ -1,0 +1,114 @@
+import ArgumentParser
+import CoreNFCLinux
+import Foundation
+import Logging
+import NFCReaders
+
+/// `nfctap kiosk`: handles every tap, for months, without a terminal (systemd/nfctap-kiosk.service).
+struct Kiosk: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Handle every tag tapped on the readers, forever (a kiosk or a service).",
+        discussion: """
+            Every tag read goes to the configured action: "json" (one JSON line per tap to a file or stdout, the object `scan --json` prints), "exec" (a program with the tag as JSON on stdin and NFCTAP_* variables; no shell), or "pair" (Zebra printer tags to BlueZ, a program, or a JSON line). The action's success decides the reader's feedback: green + beep, or red.
+
+            Readers and pcscd may come and go: the kiosk waits for them. If its session ends anyway it starts a new one after 0.5 s, doubling up to 10 s. Logs go to stderr, one event per line with journald priority prefixes (<6>…) and key=value fields.
+
+            Without --config: every reader, "json" to stdout. Examples/kiosk.json documents the file.
+
+            Signals: SIGTERM / SIGINT finish the tag in hand and exit 0; SIGHUP reloads the configuration (an invalid one is logged and the running one kept) and reopens the output file (for logrotate).
+
+            Exit status: 0 after SIGTERM/SIGINT, 1 when the configuration is invalid at start.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("The configuration file (JSON).", valueName: "file"))
+    var config: String?
+
+    @Flag(name: .long, help: "No LED/buzzer feedback, whatever the configuration says.")
+    var quiet = false
+
+    /// Developer: the soak test (scripts/soak.sh) — N virtual taps in-process, resources sampled.
+    @Option(name: .long, help: .hidden)
+    var soak: Int?
+
+    /// Developer: sample resources every this many taps during the soak.
+    @Option(name: .customLong("soak-sample-every"), help: .hidden)
+    var soakSampleEvery: Int?
+
+    /// Developer: give (and count) reader feedback during the soak.
+    @Flag(name: .customLong("soak-feedback"), help: .hidden)
+    var soakFeedback = false
+
+    func validate() throws {
+        if let soak, soak < 100 { throw ValidationError("--soak needs at least 100 taps") }
+        if let every = soakSampleEvery, every < 1 { throw ValidationError("--soak-sample-every must be at least 1") }
+    }
+
+    func run() throws {
+        // A program that exits without reading its stdin, or a closed stdout, must give EPIPE, not kill the kiosk.
+        signal(SIGPIPE, SIG_IGN)
+        if let soak {
+            let passed = KioskSoak(taps: soak, sampleEvery: soakSampleEvery ?? max(1, soak / 40), feedback: soakFeedback).run()
+            throw passed ? NFCTapExit.ok : NFCTapExit.failure
+        }
+        var logger = KioskLog.logger()
+        let configuration: KioskConfiguration
+        do {
+            configuration = try loadConfiguration()
+        } catch {
+            logger.critical("configuration invalid", metadata: ["error": "\(error)"])
+            throw NFCTapExit.failure
+        }
+        logger.logLevel = configuration.logLevel
+        let runner: KioskRunner
+        do {
+            runner = try KioskRunner(configuration: configuration, logger: logger, quiet: quiet,
+                                     dependencies: .system)
+        } catch {
+            logger.critical("cannot start", metadata: ["error": "\(error)"])
+            throw NFCTapExit.failure
+        }
+        logger.notice("kiosk starting", metadata: [
+            "config": "\(config ?? "(none: defaults)")", "action": "\(configuration.actionName)",
+            "version": "\(NFCTap.version)",
+        ])
+        let signals = DispatchQueue(label: "nfctap.kiosk.signals")
+        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: signals) { number in
+            if number == SIGHUP {
+                runner.reload { try loadConfiguration() }
+            } else {
+                runner.stop(signal: number)
+            }
+        }
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await runner.run()
+            done.signal()
+        }
+        done.wait()
+        withExtendedLifetime(trap) {}
+    }
+
+    /// The file's configuration, or the defaults without `--config`.
+    private func loadConfiguration() throws -> KioskConfiguration {
+        guard let config else { return KioskConfiguration() }
+        return try KioskConfiguration.load(path: config)
+    }
+}
+
+extension KioskRunner.Dependencies {
+    /// Production: PC/SC and libnfc backends as configured, real actions, real time.
+    static var system: Self {
+        Self(makeBackends: { configuration in
+                 var backends: [any ReaderBackend] = []
+                 if configuration.pcsc { backends.append(PCSCBackend()) }
+                 if let devices = configuration.libnfcDevices {
+                     if !devices.isEmpty { backends.append(LibNFCBackend(devices: devices)) }
+                 } else {
+                     // LIBNFC_DEVICE / libnfc.conf; never libnfc's USB scan, which fights pcscd (specs §4).
+                     backends.append(LibNFCBackend.configuredDevicesOnly())
+                 }
+                 return backends
+             },
+             makeAction: { try $0.makeAction() })
+    }
+}

@@ -1,0 +1,72 @@
+import CoreNFCLinux
+import Logging
+import Pairing
+
+/// What `nfctap kiosk` does, from its JSON file (Examples/kiosk.json documents every key).
+struct KioskConfiguration: Equatable, Sendable {
+    /// What happens to every tag read.
+    enum Action: Equatable, Sendable {
+        /// One `TagReportJSON` line per tap to `output`.
+        case json
+        /// A program (argv, no shell) with the tag as JSON on stdin and `NFCTAP_*` variables.
+        case exec(arguments: [String])
+        /// Zebra printer tags go to a pairing handler; other tags are refused (red).
+        case pair(PairWith)
+    }
+
+    /// The pairing handler of `"action": "pair"`.
+    enum PairWith: Equatable, Sendable {
+        case bluez
+        /// The identity as one JSON line to `output`.
+        case json
+        case exec(arguments: [String])
+    }
+
+    /// Where JSON lines go.
+    enum Output: Equatable, Sendable {
+        case standardOutput
+        /// Appended to, created with mode 0640 when missing; reopened on every reload.
+        case file(String)
+    }
+
+    /// Reader names (or parts of names, any case); empty = every reader.
+    var readers: [String] = []
+    /// Use pcscd's readers.
+    var pcsc = true
+    /// libnfc connstrings; nil = those configured for libnfc (`LIBNFC_DEVICE`, libnfc.conf).
+    var libnfcDevices: [String]? = nil
+    var action: Action = .json
+    var output: Output = .standardOutput
+    /// How long an `exec` program may run before it is stopped (SIGTERM, then SIGKILL).
+    var commandTimeout: Duration = .seconds(5)
+    /// `pair` with `bluez`: adapter (nil = the first one), LE first, PIN.
+    var bluetoothAdapter: String? = nil
+    var bluetoothLE = false
+    var bluetoothPIN: String? = nil
+    /// Green + beep / red on readers that have them.
+    var feedback = true
+    /// A tag handled successfully is not handled again if it comes back within this window.
+    var duplicateWindow: Duration = .zero
+    /// `fdatasync` the output file after each line (a beep means the line is on disk).
+    var sync = true
+    var logLevel: Logger.Level = .info
+
+    /// The session's reader filter.
+    var readerFilter: NFCReaderFilter {
+        switch readers.count {
+        case 0: return .all
+        case 1: return .nameContains(readers[0])
+        default: return .nameContainsAny(readers)
+        }
+    }
+
+    /// Settings that only a new session picks up (readers, backends, feedback).
+    func needsNewSession(comparedTo other: KioskConfiguration) -> Bool {
+        readers != other.readers || pcsc != other.pcsc || libnfcDevices != other.libnfcDevices || feedback != other.feedback
+    }
+
+    /// The pairing options of `pair` (`bluetooth.*`, `timeoutSeconds`).
+    var pairingOptions: PairingOptions {
+        PairingOptions(adapter: bluetoothAdapter, forceLE: bluetoothLE, pin: bluetoothPIN, commandTimeout: commandTimeout)
+    }
+}
