@@ -39,6 +39,9 @@ final class SessionEngine: @unchecked Sendable {
     // Engine-queue state.
     private var retainedHost: (any SessionEngineHost)?
     private var monitors: [any ReaderMonitor] = []
+    /// The backends `makeBackends` made, held until the session ends: monitor callbacks hold
+    /// their backend weakly, and `readers` holds one only while a reader of it is attached.
+    private var backends: [any ReaderBackend] = []
     private var readers: [String: (info: ReaderInfo, backend: any ReaderBackend)] = [:]
     private var present: [TagPresence] = []
     private var pending: [TagPresence] = []
@@ -106,6 +109,7 @@ final class SessionEngine: @unchecked Sendable {
                                   message: Self.noReaderMessage(attached: attached, failures: failures, filter: config.readerFilter)))
             return
         }
+        self.backends = usable
         for backend in usable {
             do {
                 let monitor = try backend.startMonitoring { [weak self, weak backend] event in
@@ -332,6 +336,7 @@ final class SessionEngine: @unchecked Sendable {
         pending = []
         for monitor in monitors { monitor.stop() }
         monitors = []
+        backends = []
         connection?.link.disconnect()
         connection = nil
         present = []
