@@ -153,8 +153,9 @@ extension PCSCSystemTests {
             try waitUntil { plan.exchangeCount >= 3 }
             card.remove()
             #expect(example.finish() == 1)
-            #expect(example.stdout.hasPrefix("Session invalidated: "))
-            #expect(example.stdout.hasSuffix("(code 100)\n"))
+            #expect(example.stdout == "Session invalidated: the tag left the field (code 100)\n")
+            // The read was cut short: a whole read of this ~150-byte message takes about ten READs.
+            #expect(plan.exchangeCount < 5)
             #expect(example.stderr.hasSuffix("session 1 ended: NFCError 100\n"))
         }
 
