@@ -8,8 +8,10 @@ import TagEmulation
 /// `Virtual PCD 00 00`, in a multi-read `NFCNDEFReaderSession` (the engine every command uses).
 ///
 /// Also split out: connect → a PC/SC monitor's `tagArrived` (pcscd's own polling: vpcd is asked
-/// for the ATR about every 400 ms, so this part is 0–400 ms and dominates), and the session's
-/// batch window (100 ms by default; measured again with 0).
+/// for the ATR about every 400 ms, so this part is up to 400 ms plus power-up and GET UID, and
+/// dominates; each card connects at a random point of the cycle, as a real tap would), then
+/// arrival → callback (the session's batch window, 100 ms by default, measured again with 0,
+/// plus the NDEF read: each APDU through pcscd + vpcd costs tens of ms).
 ///
 /// Needs the private pcscd of scripts/services/pcscd.sh (`PCSCLITE_CSOCK_NAME`, vpcd on
 /// `NFCTAP_VPCD_PORT`); without it the rows are skipped with a note on stderr.
@@ -37,6 +39,9 @@ func sessionLatencyBenchmarkRows() -> [BenchmarkRow] {
                                    note: "pcscd's poll + GET UID")
             rows += percentileRows(group: group, name: "tagArrived → didDetectNDEFs", samples.arrivalToCallback, taps: taps,
                                    note: "batch window + connect + NDEF read + queue hops")
+            let exchanges = samples.readExchanges.sorted()[samples.readExchanges.count / 2]
+            rows.append(BenchmarkRow(group: group, name: "NDEF read exchanges per tap", measured: exchanges, unit: "exchanges",
+                                     minimum: 5, note: "Type 4 v2, 18-byte message: SELECT app, SELECT CC, READ CC, SELECT NDEF, READ"))
         case let .failure(problem):
             FileHandle.standardError.write(Data("nfctap-bench: session latency (window \(ms) ms) failed: \(problem)\n".utf8))
         }
@@ -49,6 +54,8 @@ private struct TapSamples {
     var toArrival: [Double] = []
     var toCallback: [Double] = []
     var arrivalToCallback: [Double] = []
+    /// Exchanges the session's read sent (the two monitors' GET UID not counted).
+    var readExchanges: [Double] = []
 }
 
 private struct BenchmarkFailure: Error, CustomStringConvertible {
@@ -130,8 +137,13 @@ private func measureTaps(_ taps: Int, reader: String, batchWindow: Duration) -> 
 
     let message = VirtualType4Tag.sampleURIMessage
     var samples = TapSamples()
+    var random = SystemRandomNumberGenerator()
     for tap in 0..<taps {
-        let card = VPCDCard(behaviour: EmulatedPCSCReader(profile: .generic, tag: VirtualType4Tag(ndef: message)))
+        // A real tap lands at any point of pcscd's poll cycle; right after the removal was seen
+        // it would always land at the same point.
+        Thread.sleep(forTimeInterval: Double.random(in: 0..<0.4, using: &random))
+        let reader = EmulatedPCSCReader(profile: .generic, tag: VirtualType4Tag(ndef: message))
+        let card = VPCDCard(behaviour: reader)
         let start = ContinuousClock.now
         do { try card.insert() } catch {
             return .failure(BenchmarkFailure(description: "tap \(tap): vpcd refused the card: \(error)"))
@@ -148,6 +160,7 @@ private func measureTaps(_ taps: Int, reader: String, batchWindow: Duration) -> 
         samples.toCallback.append(milliseconds(read - start))
         samples.toArrival.append(milliseconds(arrival - start))
         samples.arrivalToCallback.append(milliseconds(read - arrival))
+        samples.readExchanges.append(Double(reader.plan.exchangeCount - 2))
         // The next tap must be a new presence: wait until pcscd has noticed the removal.
         card.remove()
         guard arrivals.left.wait(timeout: .now() + 10) == .success else {
