@@ -74,7 +74,8 @@ let package = Package(
         // Started by scripts/test.sh; each suite is skipped with a clear reason when its daemon is absent.
         .testTarget(
             name: "SystemTests",
-            dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "NFCReaders", "Pairing", "ZebraPrinter"],
+            dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "NFCReaders", "Pairing", "ZebraPrinter",
+                           "CoreNFCLinux", "nfctap"],
             exclude: ["Fixtures/bluez_zebra.py"]
         ),
     ],

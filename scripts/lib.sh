@@ -1,20 +1,28 @@
 # Shared by scripts/run.sh and scripts/test.sh. Sourced, not run.
 
-# Every Debian package the project needs to build, test and run. One list, one place.
-NFCTAP_DEBIAN_PACKAGES=(
+# Debian packages, one list per job, in one place.
+# What building and running nfctap needs (scripts/run.sh).
+NFCTAP_RUNTIME_PACKAGES=(
     pkg-config
-    libpcsclite-dev pcscd libccid vsmartcard-vpcd pcsc-tools   # PC/SC: build, daemon, USB CCID driver, virtual reader
-    libnfc-dev libnfc-bin                               # libnfc: build + nfc-list / nfc-mfultralight
-    libsystemd-dev dbus-daemon python3-dbusmock         # sd-bus client + private bus + BlueZ mock
-    systemd udev                                        # systemd-analyze / udevadm for packaging checks
+    libpcsclite-dev pcscd libccid     # PC/SC: build, daemon, USB CCID reader driver
+    libnfc-dev libnfc-bin             # libnfc: build, nfc-list
+    libsystemd-dev                    # sd-bus client (BlueZ pairing)
+)
+# What the tests need on top (scripts/test.sh): a virtual reader driver, a private bus with a BlueZ
+# mock, and the tools that check the packaging. Not installed by run.sh: vpcd adds virtual readers
+# to the system's pcscd.
+NFCTAP_TEST_PACKAGES=(
+    vsmartcard-vpcd pcsc-tools
+    dbus-daemon python3-dbusmock
+    systemd udev
 )
 
 log() { printf 'nfctap: %s\n' "$*" >&2; }
 
-# Installs the Debian packages that are missing: `apt-get update` once, then `apt-get install -y`.
+# Installs the named Debian packages that are missing: `apt-get update` once, then `apt-get install -y`.
 ensure_packages() {
     local missing=()
-    for p in "${NFCTAP_DEBIAN_PACKAGES[@]}"; do
+    for p in "$@"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
     done
     if [ "${#missing[@]}" -gt 0 ]; then

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-ensure_packages
+ensure_packages "${NFCTAP_RUNTIME_PACKAGES[@]}"
 ensure_swift
 
 # pcscd is socket-activated under systemd; elsewhere (containers) start it ourselves.
@@ -24,11 +24,11 @@ log "building (release)"
 swift build -c release --product nfctap >/dev/null
 bin="$(swift build -c release --show-bin-path)/nfctap"
 
-status=0
-"$bin" readers >/dev/null 2>&1 || status=$?
-if [ "$status" -eq 0 ]; then
+# A real reader: any reader but vpcd's "Virtual PCD" ones (present when vsmartcard-vpcd is installed).
+readers_json="$("$bin" readers --json 2>/dev/null || true)"
+if printf '%s' "$readers_json" | grep -o '"name":"[^"]*"' | grep -qv '"name":"Virtual PCD'; then
     exec "$bin" scan "$@"
 fi
-log "no NFC reader found (nfctap readers exited $status; see 'nfctap doctor')."
+log "no NFC reader found (see 'nfctap doctor' for why)."
 log "running the built-in demo on virtual tags instead: $bin demo"
 exec "$bin" demo

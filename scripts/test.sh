@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-ensure_packages
+ensure_packages "${NFCTAP_RUNTIME_PACKAGES[@]}" "${NFCTAP_TEST_PACKAGES[@]}"
 ensure_swift
 
 export NFCTAP_TEST_RUN_DIR
@@ -24,6 +24,14 @@ done
 stop_all() {
     local rc=$?
     for s in "${services[@]}"; do "stop_$s" || true; done
+    if [ "$rc" -ne 0 ]; then
+        # The daemons' logs go with the run directory: show their ends first.
+        for f in "$NFCTAP_TEST_RUN_DIR"/*.log; do
+            [ -f "$f" ] || continue
+            log "last lines of $f:"
+            tail -n 30 "$f" >&2
+        done
+    fi
     rm -rf "$NFCTAP_TEST_RUN_DIR"
     exit $rc
 }
@@ -33,5 +41,14 @@ log "building"
 swift build --build-tests
 for s in "${services[@]}"; do log "starting $s"; "start_$s"; done
 
-log "running tests"
-swift test --skip-build "$@"
+# Rings 1 and 2 in parallel; ring 3 one test at a time: its suites share one pcscd (with two
+# vpcd readers), one private bus and the org.bluez name, and restart pcscd under each other.
+if [ "$#" -gt 0 ]; then
+    log "running tests: $*"
+    swift test --skip-build "$@"
+else
+    log "running unit and protocol tests"
+    swift test --skip-build --skip SystemTests
+    log "running system tests (serially: they share the daemons)"
+    swift test --skip-build --filter SystemTests --no-parallel
+fi

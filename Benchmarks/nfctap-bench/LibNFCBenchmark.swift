@@ -5,24 +5,6 @@ import NFCReaders
 import NFCTags
 import TagEmulation
 
-/// NTAG213 memory for the benchmark (45 pages). Replace with TagEmulation's NTAG model once merged.
-private final class BenchNTAG213: VirtualTag {
-    let uid: [UInt8] = [0x04, 0x62, 0x3A, 0x52, 0x8C, 0x41, 0x80]
-    let atqa: [UInt8] = [0x00, 0x44]
-    let sak: UInt8 = 0x00
-    let ats: [UInt8]? = nil
-    var pages: [[UInt8]] = (0..<45).map { p in (0..<4).map { UInt8(truncatingIfNeeded: p * 4 + $0) } }
-    func activate() {}
-    func respond(to frame: [UInt8]) -> [UInt8]? {
-        switch (frame.first, frame.count) {
-        case (0x30?, 2) where frame[1] < 45: return (0..<4).flatMap { pages[(Int(frame[1]) + $0) % 45] }
-        case (0x3A?, 3) where frame[1] <= frame[2] && frame[2] < 45: return pages[Int(frame[1])...Int(frame[2])].flatMap { $0 }
-        case (0x60?, 1): return [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03]
-        default: return nil
-        }
-    }
-}
-
 /// CPU seconds (user + system) of this process's thread named `name`, from /proc.
 private func threadCPUSeconds(named name: String) -> Double? {
     guard let tids = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return nil }
@@ -40,21 +22,11 @@ private func threadCPUSeconds(named name: String) -> Double? {
     return nil
 }
 
-private func processCPUSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-}
-
-private func milliseconds(_ d: Duration) -> Double {
-    Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
-}
-
 func libnfcBenchmarkRows() -> [BenchmarkRow] {
     let group = "libnfc (PN532 emulator, 5 ms/exchange)"
     var rows: [BenchmarkRow] = []
-    let tag = BenchNTAG213()
+    // The NTAG213 every peer reads (BenchCommands.swift): TagEmulation's byte-accurate chip.
+    let tag = benchNTAG213()
     let plan = FaultPlan(latency: .milliseconds(5))
     let emulator = PN532Emulator(tag: tag, plan: plan)
     guard let path = try? emulator.start() else {
@@ -85,6 +57,27 @@ func libnfcBenchmarkRows() -> [BenchmarkRow] {
                                      minimum: 5, note: "\(rounds) rounds"))
         }
         connection.disconnect()
+        // The whole NDEF read as `nfctap scan` does it: detect, connect, GET_VERSION + FAST_READ.
+        plan.reset()
+        emulator.resetCounters()
+        var ok = true
+        let elapsed = clock.measure {
+            for _ in 0..<rounds {
+                do {
+                    guard let again = try backend.detectTag(on: reader) else { ok = false; continue }
+                    let c = try backend.connect(to: again, exclusive: true)
+                    defer { c.disconnect() }
+                    _ = try c.ndefOperations().readNDEF()
+                } catch { ok = false }
+            }
+        }
+        let name = "nfctap NDEF read (detect + connect + read)"
+        rows.append(BenchmarkRow(group: group, name: "\(name): tag exchanges", measured: Double(plan.exchangeCount) / Double(rounds),
+                                 unit: "exchanges", minimum: 2, note: ok ? "GET_VERSION + FAST_READ" : "errors"))
+        rows.append(BenchmarkRow(group: group, name: "\(name): PN532 frames", measured: Double(emulator.framesReceived) / Double(rounds),
+                                 unit: "frames", minimum: 2))
+        rows.append(BenchmarkRow(group: group, name: "\(name): time", measured: milliseconds(elapsed) / Double(rounds), unit: "ms",
+                                 minimum: 10, note: "\(rounds) rounds"))
     } else {
         rows.append(BenchmarkRow(group: group, name: "nfctap read", measured: 0, unit: "", note: "no tag detected"))
     }

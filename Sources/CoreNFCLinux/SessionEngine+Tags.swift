@@ -79,7 +79,8 @@ extension SessionEngine {
         }
     }
 
-    /// Hands the report out, then confirms the tap on the reader. Without a handler: green for a
+    /// Hands the report to the handler, confirms the tap on the reader, then emits the event
+    /// (so an observer of `.tagReport` sees a tap that is already confirmed). Without a handler: green for a
     /// message, red for a failed or malformed read, nothing for tags without NDEF.
     private func conclude(_ report: NFCTagReport, outcome: TagReadOutcome, link: (any TagConnection)?) {
         let verdict: Bool?
@@ -92,8 +93,8 @@ extension SessionEngine {
             case let .skipped(error): verdict = error.code == .readerTransceiveErrorTagResponseError ? false : nil
             }
         }
-        emit(.tagReport(report))
         if configuration.readerFeedback, let link, let verdict { link.signal(verdict ? .success : .failure) }
+        emit(.tagReport(report))
     }
 
     // MARK: Read-write and tag sessions

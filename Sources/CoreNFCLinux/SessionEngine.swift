@@ -39,9 +39,9 @@ final class SessionEngine: @unchecked Sendable {
     // Engine-queue state.
     private var retainedHost: (any SessionEngineHost)?
     private var monitors: [any ReaderMonitor] = []
-    /// The backends `makeBackends` made, held until the session ends: monitor callbacks hold
-    /// their backend weakly, and `readers` holds one only while a reader of it is attached.
-    private var backends: [any ReaderBackend] = []
+    /// The backends being monitored, held while the session runs: the monitor callbacks hold
+    /// them weakly, and an environment may make fresh backends for each session.
+    private var monitoredBackends: [any ReaderBackend] = []
     private var readers: [String: (info: ReaderInfo, backend: any ReaderBackend)] = [:]
     private var present: [TagPresence] = []
     private var pending: [TagPresence] = []
@@ -104,19 +104,23 @@ final class SessionEngine: @unchecked Sendable {
             }
         }
         let selected = attached.filter { config.readerFilter.matches($0) }
-        if usable.isEmpty || (selected.isEmpty && config.readerRemovalEndsSession) {
+        // iOS semantics: no reader now is the end (code 1). A kiosk-style session
+        // (readerRemovalEndsSession = false) waits instead, watching every backend — also one
+        // whose service is down now (pcscd not started yet): its monitor reports it coming back.
+        let waitForReaders = !config.readerRemovalEndsSession
+        if !waitForReaders, usable.isEmpty || selected.isEmpty {
             finish(NFCReaderError(.readerErrorUnsupportedFeature,
                                   message: Self.noReaderMessage(attached: attached, failures: failures, filter: config.readerFilter)))
             return
         }
-        self.backends = usable
-        for backend in usable {
+        for backend in waitForReaders ? backends : usable {
             do {
                 let monitor = try backend.startMonitoring { [weak self, weak backend] event in
                     guard let self, let backend else { return }
                     self.queue.async { self.handle(event, from: backend) }
                 }
                 monitors.append(monitor)
+                monitoredBackends.append(backend)
             } catch {
                 failures.append(error)
             }
@@ -336,7 +340,7 @@ final class SessionEngine: @unchecked Sendable {
         pending = []
         for monitor in monitors { monitor.stop() }
         monitors = []
-        backends = []
+        monitoredBackends = []
         connection?.link.disconnect()
         connection = nil
         present = []

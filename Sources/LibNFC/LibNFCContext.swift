@@ -15,12 +15,26 @@ public final class LibNFCContext: @unchecked Sendable {
     /// - Throws: `LibNFCError.software` when libnfc cannot allocate its context.
     public init() throws {
         var context: OpaquePointer?
-        nfc_init(&context)
+        Self.live.withLock { count in
+            nfc_init(&context)
+            if context != nil { count += 1 }
+        }
         guard let context else { throw LibNFCError.software }
         handle = context
     }
 
-    deinit { nfc_exit(handle) }
+    /// nfc_exit frees libnfc's process-wide driver list along with the context, which breaks every
+    /// other live context ("no driver available"). So only the last context alive calls it; an
+    /// earlier one leaves its small `nfc_context` allocated (found by the fault matrix).
+    deinit {
+        Self.live.withLock { count in
+            count -= 1
+            if count == 0 { nfc_exit(handle) }
+        }
+    }
+
+    /// Contexts alive in this process.
+    private static let live = LockedCount()
 
     /// libnfc's version string (`nfc_version`), e.g. "1.8.0".
     public static var version: String { String(cString: nfc_version()) }
@@ -52,5 +66,17 @@ public final class LibNFCContext: @unchecked Sendable {
         let device: OpaquePointer? = lock.withLock { nfc_open(handle, connstring) }
         guard let device else { throw LibNFCError.noSuchDevice }
         return LibNFCDevice(context: self, handle: device, connstring: connstring)
+    }
+}
+
+/// A counter behind a lock (contexts are created and released on any thread).
+final class LockedCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func withLock<T>(_ body: (inout Int) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
     }
 }

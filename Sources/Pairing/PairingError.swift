@@ -35,8 +35,13 @@ public enum PairingError: Error, Equatable, Sendable, CustomStringConvertible {
     case linkClosed
     /// The reply was not complete in time (`received` bytes had arrived).
     case replyTimeout(received: Int)
-    /// A name or value that cannot be sent in an SGD command (a quote or line break).
-    case invalidPrinterCommand(String)
+    /// A name or value `SGD` refuses to put in a command (a quote, a line break, non-ASCII, too
+    /// long): nothing was sent.
+    case invalidPrinterCommand(SGDError)
+    /// The printer's `~HS` reply is complete but not a valid host status reply.
+    case malformedStatus(HostStatusError)
+    /// The printer's reply to `getvar name` is unusable: `.unknownSetting` when it answered `"?"`.
+    case sgdReply(name: String, SGDError)
 
     // --exec
     /// The command line is empty or its quoting is unbalanced.
@@ -82,8 +87,14 @@ public enum PairingError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the printer closed the Bluetooth link"
         case .replyTimeout(let received):
             return "the printer's reply was incomplete after the timeout (\(received) bytes received): is it busy or asleep?"
-        case .invalidPrinterCommand(let what):
-            return "cannot send \(what) to the printer: quotes and line breaks are not allowed in SGD names and values"
+        case .invalidPrinterCommand(let error):
+            return "cannot send this to the printer: \(error) (SGD names are visible ASCII, values printable ASCII, neither with a double quote)"
+        case .malformedStatus(let error):
+            return "the printer's host status reply is unusable (\(error)): is it a Zebra ZPL printer? try again"
+        case .sgdReply(let name, .unknownSetting):
+            return "the printer does not know the setting \(name.debugDescription): check its name in the printer's SGD manual"
+        case .sgdReply(let name, let error):
+            return "the printer's reply to getvar \(name.debugDescription) is unusable: \(error)"
         case .invalidCommandLine(let why):
             return "--exec: \(why)"
         case .unsafeValue(let field):

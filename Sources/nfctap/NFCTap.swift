@@ -16,9 +16,15 @@ struct NFCTap: ParsableCommand {
             """,
         version: version,
         subcommands: [
+            Scan.self,
+            Write.self,
+            APDUCommand.self,
             Decode.self,
             Doctor.self,
+            Inventory.self,
+            Demo.self,
             Emulate.self,
+            Pair.self,
             Readers.self,
         ]
     )

@@ -3,17 +3,21 @@ import Foundation
 import NDEF
 import NFCReaders
 
-/// `nfctap readers`: the PC/SC readers attached now and the tag on each.
+/// `nfctap readers`: the PC/SC readers attached now, the configured libnfc devices
+/// (`libnfc:<connstring>`), and the tag on each.
 ///
-/// Exit codes: 0 with at least one reader; 3 when pcscd is not running (message with the fix on
-/// stderr) or when no reader is attached (an empty list on stdout, a message on stderr).
+/// Exit codes: 0 with at least one reader; 3 when pcscd is not running and no libnfc device
+/// opens (message with the fix on stderr) or when no reader is attached (an empty list on stdout,
+/// a message on stderr).
 struct Readers: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the NFC readers and the tag on each.",
         discussion: """
+            PC/SC readers come from pcscd; libnfc devices only when named in LIBNFC_DEVICE or \
+            /etc/nfc/libnfc.conf (device.connstring), listed as libnfc:<connstring>. \
             With --json, stdout is one JSON array: [{"name", "backend", "feedback", "tag": null or \
-            {"technology", "atr", "uid"}}] (bytes as upper-case hex). Exit 3 when pcscd is not \
-            running or no reader is attached (then the list is empty).
+            {"technology", "atr", "uid"}}] (bytes as upper-case hex). Exit 3 when no reader can be \
+            listed (pcscd not running and no libnfc device) or none is attached (then the list is empty).
             """)
 
     @Flag(help: "Print one JSON array on stdout.") var json = false
@@ -31,10 +35,14 @@ struct Readers: ParsableCommand {
         var tag: Tag?
 
         init(_ snapshot: ReaderSnapshot) {
-            name = snapshot.reader.name
-            backend = snapshot.reader.backend.rawValue
-            feedback = snapshot.reader.supportsFeedback
-            tag = snapshot.tag.map { Tag(technology: $0.technology.rawValue, atr: $0.atr.hexString, uid: $0.uid.hexString) }
+            self.init(reader: snapshot.reader, tag: snapshot.tag)
+        }
+
+        init(reader: ReaderInfo, tag detected: DetectedTag?) {
+            name = reader.name
+            backend = reader.backend.rawValue
+            feedback = reader.supportsFeedback
+            tag = detected.map { Tag(technology: $0.technology.rawValue, atr: $0.atr.hexString, uid: $0.uid.hexString) }
         }
 
         // `tag` is written as null when absent, so every entry has the same keys.
@@ -49,14 +57,18 @@ struct Readers: ParsableCommand {
     }
 
     func run() throws {
-        let snapshots: [ReaderSnapshot]
+        var entries: [Entry] = []
+        var pcscProblem: ReaderError?
         do {
-            snapshots = try PCSCBackend().snapshot()
+            entries = try PCSCBackend().snapshot().map(Entry.init)
         } catch let error as ReaderError {
-            FileHandle.standardError.write(Data("nfctap: \(error)\n".utf8))
+            pcscProblem = error
+        }
+        entries += Self.libnfcEntries()
+        if let pcscProblem, entries.isEmpty {
+            Stderr.line("nfctap: \(pcscProblem)")
             throw NFCTapExit.noReader
         }
-        let entries = snapshots.map(Entry.init)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -67,9 +79,25 @@ struct Readers: ParsableCommand {
                 print("\(e.name)\t\(e.backend)\t\(tag)")
             }
         }
+        if let pcscProblem {
+            // libnfc readers were listed; say why PC/SC ones may be missing.
+            Stderr.line("nfctap: PC/SC: \(pcscProblem)")
+        }
         if entries.isEmpty {
-            FileHandle.standardError.write(Data("nfctap: \(ReaderError.noReaders)\n".utf8))
+            Stderr.line("nfctap: \(ReaderError.noReaders)")
             throw NFCTapExit.noReader
+        }
+    }
+
+    /// The libnfc devices named in LIBNFC_DEVICE / libnfc.conf that open now (no USB scan: it would
+    /// take an ACR122U from pcscd), each with the tag in its field after one anticollision round.
+    static func libnfcEntries() -> [Entry] {
+        let backend = LibNFCBackend.configuredDevicesOnly()
+        defer { backend.close() }
+        guard let readers = try? backend.listReaders() else { return [] }
+        return readers.map { info in
+            let tag = (try? backend.detectTag(on: info)) ?? nil
+            return Entry(reader: info, tag: tag)
         }
     }
 }

@@ -46,8 +46,9 @@ enum TagReportJSON {
     /// Human lines: a heading for the tag, then the records as `decode` prints them.
     static func lines(_ report: NFCTagReport) -> [String] {
         let details = report.details
-        var heading = "\(report.tag.technology == .type4 ? "Type 4" : report.tag.technology == .type2 ? "Type 2" : "Tag")"
-        if let product = details?.product { heading += " \(product)" }
+        // The product names the type already ("NTAG213", "Type 4 (mapping 2.0)"); without it, the technology.
+        var heading = details?.product
+            ?? (report.tag.technology == .type4 ? "Type 4 tag" : report.tag.technology == .type2 ? "Type 2 tag" : "Tag")
         heading += " UID \(report.tag.uid.hexString(separator: ":")) on \(report.tag.reader.name)"
         if let capacity = details?.capacity { heading += ", \(capacity) bytes" }
         if let status = details?.status { heading += status == .readOnly ? ", read-only" : status == .readWrite ? ", writable" : "" }

@@ -76,3 +76,39 @@ struct TagReportTests {
         session.invalidate()
     }
 }
+
+@Suite("Kiosk-style sessions wait for the reader service")
+struct WaitingSessionTests {
+    @Test("readerRemovalEndsSession = false: begun while the service is down, the session waits and reads once it is back")
+    func beginsWithServiceDown() {
+        let h = Harness(readers: [])
+        h.backend.listError = .serviceUnavailable(hint: "pcscd is not running")
+        h.configuration.readerRemovalEndsSession = false
+        h.configuration.timeLimit = nil
+        let delegate = ReadOnlyDelegate()
+        let session = h.ndefSession(delegate)
+        session.begin()
+        h.settle(session)
+        #expect(session.isReady)
+        #expect(delegate.log.invalidations.isEmpty)
+        // pcscd comes up with a reader and a tag.
+        h.backend.listError = nil
+        h.backend.plug("Reader A")
+        h.backend.place(ntag(message: "D1 01 04 55 04 61 2E 62"), on: "Reader A")
+        h.settle(session)
+        #expect(delegate.log.messageBatches.count == 1)
+        session.invalidate()
+        h.settle(session)
+    }
+
+    @Test("iOS semantics (the default): no service at begin is error 1 at once")
+    func iosSemanticsFail() {
+        let h = Harness(readers: [])
+        h.backend.listError = .serviceUnavailable(hint: "pcscd is not running")
+        let delegate = ReadOnlyDelegate()
+        let session = h.ndefSession(delegate)
+        session.begin()
+        h.settle(session)
+        #expect(delegate.log.invalidations.map(\.code.rawValue) == [1])
+    }
+}

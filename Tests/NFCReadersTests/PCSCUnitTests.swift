@@ -207,6 +207,7 @@ import Testing
         #expect(PCSCError.unknownReader.tagError == .readerGone)
         #expect(PCSCError.noService.tagError == .readerGone)
         #expect(PCSCError.serviceStopped.tagError == .readerGone)
+        #expect(PCSCError.commError.tagError == .readerGone)
         #expect(PCSCError.sharingViolation.tagError == .readerBusy)
         #expect(PCSCError.notTransacted.tagError
                 == .transport(code: 0x8010_0016, message: PCSCError.notTransacted.description))

@@ -32,9 +32,10 @@ import ZebraPrinter
     @Test func devicePathsAndUUIDs() {
         #expect(BlueZ.devicePath(adapterPath: "/org/bluez/hci0", address: Self.cc) == "/org/bluez/hci0/dev_CC_78_AB_3E_BA_E0")
         #expect(BlueZ.adapterName("/org/bluez/hci1") == "hci1")
-        #expect(BlueZ.sameUUID("0000180a-0000-1000-8000-00805f9b34fb", "180A"))
-        #expect(BlueZ.sameUUID("38eb4a82-c570-11e3-9507-0002a5d5c51b", ZebraGATT.toPrinter))
-        #expect(!BlueZ.sameUUID("38eb4a81-c570-11e3-9507-0002a5d5c51b", ZebraGATT.toPrinter))
+        #expect(BlueZ.isUUID("0000180a-0000-1000-8000-00805f9b34fb", ZebraBLE.deviceInformationService))
+        #expect(BlueZ.isUUID("38eb4a82-c570-11e3-9507-0002a5d5c51b", ZebraBLE.toPrinterData))
+        #expect(!BlueZ.isUUID("38eb4a81-c570-11e3-9507-0002a5d5c51b", ZebraBLE.toPrinterData))
+        #expect(!BlueZ.isUUID("not-a-uuid", ZebraBLE.toPrinterData))
     }
 
     @Test func deviceMatchingIsByAddressAndAdapter() {
@@ -134,48 +135,6 @@ import ZebraPrinter
 }
 
 @Suite struct PrinterLinkHelperTests {
-    @Test func chunkSizeIsMTUMinusThree() {
-        #expect(GATTPrinterLink.chunkSize(mtu: nil) == 20)
-        #expect(GATTPrinterLink.chunkSize(mtu: 23) == 20)
-        #expect(GATTPrinterLink.chunkSize(mtu: 185) == 182)
-        #expect(GATTPrinterLink.chunkSize(mtu: 515) == 512)
-        #expect(GATTPrinterLink.chunkSize(mtu: 1000) == 512)
-        #expect(GATTPrinterLink.chunkSize(mtu: 0) == 20)   // nonsense → ATT default
-    }
-
-    @Test func chunksSplitExactly() {
-        let bytes = (0..<50).map { UInt8($0) }
-        let chunks = GATTPrinterLink.chunks(bytes, size: 20)
-        #expect(chunks.map(\.count) == [20, 20, 10])
-        #expect(chunks.flatMap { $0 } == bytes)
-        #expect(GATTPrinterLink.chunks([], size: 20).isEmpty)
-        #expect(GATTPrinterLink.chunks(Array(bytes[0..<40]), size: 20).map(\.count) == [20, 20])
-    }
-
-    /// The ZQ630 Plus reply from specs/zebra.md §3, 82 bytes.
-    static let hostStatusReply: [UInt8] =
-        [0x02] + Array("159,1,0,0249,000,0,0,0,000,0,0,0".utf8) + [0x03, 0x0D, 0x0A] +
-        [0x02] + Array("000,0,0,0,0,2,6,0,00000000,1,000".utf8) + [0x03, 0x0D, 0x0A] +
-        [0x02] + Array("0000,0".utf8) + [0x03, 0x0D, 0x0A]
-
-    @Test func hostStatusIsCompleteAfterThreeLines() {
-        #expect(Self.hostStatusReply.count == 82)
-        #expect(PrinterCommands.isCompleteHostStatus(Self.hostStatusReply))
-        for cut in [0, 1, 38, 39, 77, 80, 81] {
-            #expect(!PrinterCommands.isCompleteHostStatus(Array(Self.hostStatusReply[0..<cut])), "complete at \(cut)")
-        }
-    }
-
-    @Test func sgdCommandsAreExactAndRefuseInjection() throws {
-        #expect(try PrinterCommands.getVariable("bluetooth.le.controller_mode") == Array("! U1 getvar \"bluetooth.le.controller_mode\"\r\n".utf8))
-        #expect(try PrinterCommands.setVariable("device.languages", "zpl") == Array("! U1 setvar \"device.languages\" \"zpl\"\r\n".utf8))
-        #expect(throws: PairingError.invalidPrinterCommand("\"a\" \"b\"")) { try PrinterCommands.getVariable("a\" \"b") }
-        #expect(throws: PairingError.self) { try PrinterCommands.setVariable("x", "v\r\n! U1 setvar \"y\" \"z\"") }
-        #expect(PrinterCommands.isCompleteSGDReply(Array("\"both\"".utf8)))
-        #expect(!PrinterCommands.isCompleteSGDReply(Array("\"bo".utf8)))
-        #expect(PrinterCommands.testLabel == Array("~hi^XA^FO20,20^BY3^B3N,N,150,Y,N^FDHello World!^FS^XZ\r\n".utf8))
-    }
-
     @Test func rfcommWithoutKernelSupportIsATypedError() throws {
         // Only meaningful where AF_BLUETOOTH is missing (the project's machines).
         let probe = socket(31, Int32(SOCK_STREAM.rawValue), 3)

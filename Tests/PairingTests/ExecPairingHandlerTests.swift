@@ -126,6 +126,9 @@ private final class Scratch {
             try ExecPairingHandler(arguments: [script]).pair(PrinterIdentity(serial: "S"), options: options)
         }
         let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        // The group was signalled; the grandchild dies asynchronously (give a loaded machine 5 s).
+        let deadline = Date().addingTimeInterval(5)
+        while !Self.isGoneOrZombie(pid), Date() < deadline { usleep(20_000) }
         #expect(Self.isGoneOrZombie(pid))
     }
 

@@ -66,7 +66,8 @@ extension BlueZSystemTests {
             #expect(try mock.property(Self.devicePath + "/service0028/char0029", "org.bluez.GattCharacteristic1", "Notifying") == .bool(true))
             try mock.mock("QueueReply", [.string(Self.mac), .array(elementType: "ay", chunks.map { .bytes($0) })])
             let status = try PrinterConversation(link: link).hostStatus(timeout: .seconds(5))
-            #expect(status == reply)
+            #expect(status == (try PrinterStatus(parsing: reply)))
+            #expect(status.paperOut && status.printMode == .tearOff)
             #expect(try mock.calls(Self.writePath, "WriteValue").map { $0.first?.byteArray ?? [] } == [Array("~HS".utf8)])
         }
 
@@ -74,8 +75,10 @@ extension BlueZSystemTests {
             let mock = try startPrinter()
             let link = try BlueZPairingHandler(busAddress: mock.address).openLink(to: Self.printer, options: options)
             defer { link.close() }
-            try mock.mock("QueueReply", [.string(Self.mac), .array(elementType: "ay", [.bytes([0x02, 0x31, 0x03, 0x0D, 0x0A])])])
-            #expect(throws: PairingError.replyTimeout(received: 5)) {
+            // Line 1 and the start of line 2 of a valid reply, then silence.
+            let partial: [UInt8] = [0x02] + Array("159,1,0,0249,000,0,0,0,000,0,0,0".utf8) + [0x03, 0x0D, 0x0A, 0x02, 0x30]
+            try mock.mock("QueueReply", [.string(Self.mac), .array(elementType: "ay", [.bytes(partial)])])
+            #expect(throws: PairingError.replyTimeout(received: 38)) {
                 try PrinterConversation(link: link).hostStatus(timeout: .milliseconds(300))
             }
         }

@@ -30,8 +30,18 @@ public final class PCSCBackend: ReaderBackend, @unchecked Sendable {
     /// Watches readers and tags on a dedicated thread (SCardGetStatusChange with the PnP reader).
     /// - Throws: `ReaderError.serviceUnavailable` when pcscd is not running at the start; later
     ///   losses are reported as `.serviceLost` events and retried every `retryInterval`.
+    /// Starts even when pcscd is not running: the monitor reports `.serviceLost` and then
+    /// `.serviceRestored` with the readers once pcscd is reachable (a session that outlives
+    /// pcscd restarts, or a kiosk started before it).
     public func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws -> ReaderMonitor {
-        let context = try mappingReaderErrors { try Context() }
+        let context: Context?
+        do {
+            context = try Context()
+        } catch let error as PCSCError where error.meansServiceGone {
+            context = nil
+        } catch let error as PCSCError {
+            throw error.readerError(reader: "")
+        }
         let monitor = PCSCMonitor(handler: handler, retryInterval: retryInterval)
         monitor.start(with: context)
         return monitor

@@ -20,7 +20,8 @@ extension PCSCError {
         case .removedCard, .noSmartcard, .resetCard: return .tagLost
         case .readerUnavailable, .unknownReader: return .readerGone
         case .sharingViolation: return .readerBusy
-        case .noService, .serviceStopped: return .readerGone
+        // pcscd gone mid-exchange: SCARD_F_COMM_ERROR from SCardTransmit (fault matrix: pcscd killed).
+        case .noService, .serviceStopped, .commError: return .readerGone
         default: return .transport(code: rawValue, message: description)
         }
     }
@@ -28,7 +29,7 @@ extension PCSCError {
     /// The error a backend call (list, connect, monitor) throws for this code.
     func readerError(reader: String) -> ReaderError {
         switch self {
-        case .noService, .serviceStopped: return .serviceUnavailable(hint: PCSCBackend.serviceHint)
+        case .noService, .serviceStopped, .commError: return .serviceUnavailable(hint: PCSCBackend.serviceHint)
         case .sharingViolation: return .readerBusy(reader)
         case .readerUnavailable, .unknownReader: return .readerGone(reader)
         case .removedCard, .noSmartcard, .resetCard: return .tagGone

@@ -27,7 +27,9 @@ final class PCSCMonitor: ReaderMonitor, @unchecked Sendable {
         self.retryInterval = retryInterval
     }
 
-    func start(with context: Context) {
+    /// - Parameter context: nil when pcscd is not reachable yet: the thread reports `.serviceLost`
+    ///   and keeps trying until it is (a kiosk started before pcscd).
+    func start(with context: Context?) {
         let thread = Thread { [self] in run(context) }
         thread.name = "PCSCMonitor"
         condition.lock()
@@ -67,10 +69,11 @@ final class PCSCMonitor: ReaderMonitor, @unchecked Sendable {
 
     // MARK: - The thread
 
-    private func run(_ first: Context) {
+    private func run(_ first: Context?) {
         var current: Context? = first
         var readers: [String: ReaderRecord] = [:]
-        var lost = false
+        var lost = first == nil
+        if lost { handler(.serviceLost(.serviceUnavailable(hint: PCSCBackend.serviceHint))) }
         while !isStopping {
             guard let ctx = current else {
                 // pcscd is gone: try again every `retryInterval` until it is back or stop().

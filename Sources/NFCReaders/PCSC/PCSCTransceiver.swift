@@ -9,8 +9,8 @@ public final class PCSCTransceiver: Transceiver {
     init(card: Card) { self.card = card }
 
     /// Sends `command`, returns data + SW1 SW2.
-    /// - Throws: `TagError.tagLost` (card removed/reset/absent, or an empty reply), `.readerGone`
-    ///   (reader or pcscd gone), `.readerBusy`, `.malformedReply` for a 1-byte reply,
+    /// - Throws: `TagError.tagLost` (card removed/reset/absent), `.readerGone` (reader or pcscd gone),
+    ///   `.readerBusy`, `.malformedReply` for a reply shorter than a status word,
     ///   `.transport(code:message:)` with the SCARD_* code otherwise.
     public func transceive(_ command: [UInt8]) throws -> [UInt8] {
         let reply: [UInt8]
@@ -19,8 +19,8 @@ public final class PCSCTransceiver: Transceiver {
         } catch let error as PCSCError {
             throw error.tagError
         }
-        // No bytes at all is no answer: vpcd reports a card that left mid-exchange this way, before
-        // pcscd's next presence poll (as `EmulatedPCSCTransceiver` maps a missing answer).
+        // Every ISO 7816 answer ends with SW1 SW2; nothing at all means the card did not answer
+        // (pcscd passes vpcd's and some readers' "no response" on as a 0-byte reply).
         guard !reply.isEmpty else { throw TagError.tagLost }
         guard reply.count >= 2 else {
             throw TagError.malformedReply("PC/SC reply of \(reply.count) byte(s) has no status word")

@@ -13,12 +13,20 @@ final class Type2PageCache {
     var readAheadLastPage: Int?
     /// Bytes at or above this address are not stored (READ wraps around at the end of memory).
     var memoryEnd = Type2Layout.addressableBytes
+    /// Set when the chip is not identified (no GET_VERSION): a MIFARE Ultralight has 16 pages and
+    /// its READ rolls over to page 0 past page 0Fh, so a CC claiming more would have the UID served
+    /// as "page 16" onward (fuzz finding Fuzz/findings/type2-read-wraps-past-memory).
+    var guardAgainstRollOver = false
+    private var rollOverChecked = false
 
     init(link: Type2Link) {
         self.link = link
     }
 
-    func removeAll() { bytes.removeAll() }
+    func removeAll() {
+        bytes.removeAll()
+        rollOverChecked = false
+    }
 
     func hasPage(_ page: Int) -> Bool {
         (0 ..< 4).allSatisfy { bytes[page * 4 + $0] != nil }
@@ -77,8 +85,25 @@ final class Type2PageCache {
                 guard hasPage(first) else {
                     throw TagError.malformedReply("READ \(first) returned \(data.count) bytes, less than a page")
                 }
+                try checkRollOver()
             }
             if readAhead { return }
+        }
+    }
+
+    /// Page 16 of a rolled-over READ is page 0: UID0 UID1 UID2 BCC0 with BCC0 = 88 ⊕ UID0 ⊕ UID1 ⊕ UID2
+    /// (ISO 14443-3 cascade tag 88h). Only a page 16 that passes that check costs one READ of
+    /// page 0 to compare, so tags that really have a page 16 pay nothing 255 times in 256.
+    private func checkRollOver() throws {
+        guard guardAgainstRollOver, !rollOverChecked, hasPage(16) else { return }
+        rollOverChecked = true
+        let candidate = page(16)
+        guard candidate[3] == 0x88 ^ candidate[0] ^ candidate[1] ^ candidate[2] else { return }
+        let page0 = try link.read(page: 0)
+        guard page0.count >= 4 else { throw TagError.malformedReply("READ 0 returned \(page0.count) bytes") }
+        if Array(page0.prefix(4)) == candidate {
+            throw TagError.invalidTagData(
+                "the CC claims more memory than the chip has: page 16 reads back as page 0 (a 16-page MIFARE Ultralight rolls over)")
         }
     }
 

@@ -164,6 +164,7 @@ public final class Type2Tag: NDEFTagOperations {
         if answeredVersion != nil, let physical = product.userMemorySize, cc.dataAreaByteCount > physical {
             throw TagError.invalidTagData("CC data area of \(cc.dataAreaByteCount) bytes exceeds the \(product)'s \(physical) bytes")
         }
+        cache.guardAgainstRollOver = answeredVersion == nil
         cache.readAheadLastPage = (cc.dataArea.upperBound - 1) / 4
         let layout = try Type2Layout.walk(capabilityContainer: cc, byte: cache.byte(at:))
         return (layout, product)

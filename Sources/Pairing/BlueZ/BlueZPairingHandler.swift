@@ -88,13 +88,13 @@ public final class BlueZPairingHandler: PairingHandler {
         }
         try session.waitForServices(devicePath, address: mac, timeout: options.servicesTimeout)
         let objects = try session.objects()
-        guard let write = session.characteristic(ZebraGATT.toPrinter, service: ZebraGATT.parserService,
+        guard let write = session.characteristic(ZebraBLE.toPrinterData, service: ZebraBLE.parserService,
                                                  device: devicePath, in: objects) else {
-            throw PairingError.gattAttributeMissing(ZebraGATT.toPrinter)
+            throw PairingError.gattAttributeMissing(ZebraBLE.toPrinterData.description.uppercased())
         }
-        guard let notify = session.characteristic(ZebraGATT.fromPrinter, service: ZebraGATT.parserService,
+        guard let notify = session.characteristic(ZebraBLE.fromPrinterData, service: ZebraBLE.parserService,
                                                   device: devicePath, in: objects) else {
-            throw PairingError.gattAttributeMissing(ZebraGATT.fromPrinter)
+            throw PairingError.gattAttributeMissing(ZebraBLE.fromPrinterData.description.uppercased())
         }
         return try GATTPrinterLink(connection: session.connection, writePath: write.path, notifyPath: notify.path,
                                    mtu: write.properties["MTU"]?.integer)

@@ -214,16 +214,16 @@ final class BlueZSession {
     // MARK: GATT
 
     /// The characteristic with `uuid` inside a service with `serviceUUID` under the device.
-    func characteristic(_ uuid: String, service serviceUUID: String, device: String,
+    func characteristic(_ uuid: BluetoothUUID, service serviceUUID: BluetoothUUID, device: String,
                         in objects: ManagedObjects) -> (path: String, properties: [String: DBusValue])? {
         let services = objects.paths(implementing: BlueZ.gattServiceInterface).filter { path in
             guard path.hasPrefix(device + "/"), let p = objects.properties(path, BlueZ.gattServiceInterface),
                   let u = p["UUID"]?.string else { return false }
-            return BlueZ.sameUUID(u, serviceUUID)
+            return BlueZ.isUUID(u, serviceUUID)
         }
         for path in objects.paths(implementing: BlueZ.gattCharacteristicInterface) {
             guard let p = objects.properties(path, BlueZ.gattCharacteristicInterface),
-                  let u = p["UUID"]?.string, BlueZ.sameUUID(u, uuid) else { continue }
+                  let u = p["UUID"]?.string, BlueZ.isUUID(u, uuid) else { continue }
             let service = p["Service"]?.string ?? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
             if services.contains(service) { return (path, p) }
         }
@@ -233,8 +233,8 @@ final class BlueZSession {
     /// Reads the Device Information strings the printer has; nil when it has no 0x180A service.
     /// A characteristic that cannot be read is left nil.
     func deviceInformation(device: String, in objects: ManagedObjects) -> DeviceInformation? {
-        func read(_ uuid: String) -> String? {
-            guard let c = characteristic(uuid, service: ZebraGATT.deviceInformationService, device: device, in: objects),
+        func read(_ uuid: BluetoothUUID) -> String? {
+            guard let c = characteristic(uuid, service: ZebraBLE.deviceInformationService, device: device, in: objects),
                   let reply = try? connection.call(destination: BlueZ.service, path: c.path,
                                                    interface: BlueZ.gattCharacteristicInterface, member: "ReadValue",
                                                    arguments: [.properties([:])]),
@@ -246,11 +246,11 @@ final class BlueZSession {
         }
         let hasService = objects.paths(implementing: BlueZ.gattServiceInterface).contains { path in
             path.hasPrefix(device + "/") && (objects.properties(path, BlueZ.gattServiceInterface)?["UUID"]?.string)
-                .map { BlueZ.sameUUID($0, ZebraGATT.deviceInformationService) } == true
+                .map { BlueZ.isUUID($0, ZebraBLE.deviceInformationService) } == true
         }
         guard hasService else { return nil }
-        return DeviceInformation(model: read(ZebraGATT.modelNumber), serial: read(ZebraGATT.serialNumber),
-                                 firmware: read(ZebraGATT.firmwareRevision), hardware: read(ZebraGATT.hardwareRevision),
-                                 software: read(ZebraGATT.softwareRevision), manufacturer: read(ZebraGATT.manufacturerName))
+        return DeviceInformation(model: read(ZebraBLE.modelNumber), serial: read(ZebraBLE.serialNumber),
+                                 firmware: read(ZebraBLE.firmwareRevision), hardware: read(ZebraBLE.hardwareRevision),
+                                 software: read(ZebraBLE.softwareRevision), manufacturer: read(ZebraBLE.manufacturerName))
     }
 }

@@ -1,7 +1,7 @@
 import ZebraPrinter
 
 /// A Zebra printer over Bluetooth LE (specs/zebra.md §2): writes go to "To Printer Data"
-/// (`…4A82`) in MTU − 3 byte chunks, each a `WriteValue` with `type=request` (acknowledged);
+/// (`…4A82`) in MTU − 3 byte chunks (`ZebraBLE.chunks`), each a `WriteValue` with `type=request` (acknowledged);
 /// replies arrive as `Value` changes of "From Printer Data" (`…4A81`) after `StartNotify`,
 /// split over several indications, and are collected here until the caller says complete.
 public final class GATTPrinterLink: PrinterLink {
@@ -11,8 +11,9 @@ public final class GATTPrinterLink: PrinterLink {
     private var subscription: DBusSubscription?
     private var received: [UInt8] = []
     private var notifying = false
-    /// Bytes per `WriteValue`.
-    public let chunkSize: Int
+    /// The ATT MTU the write characteristic reports (`ZebraBLE.minimumMTU` when it does not say);
+    /// each `WriteValue` carries at most MTU − 3 bytes.
+    public let mtu: Int
 
     /// Subscribes to the notify characteristic and calls `StartNotify`.
     /// - Throws: `PairingError.bluez` when BlueZ refuses.
@@ -20,7 +21,7 @@ public final class GATTPrinterLink: PrinterLink {
         self.connection = connection
         self.writePath = writePath
         self.notifyPath = notifyPath
-        self.chunkSize = Self.chunkSize(mtu: mtu)
+        self.mtu = mtu ?? ZebraBLE.minimumMTU
         subscription = try Self.map("StartNotify") {
             try connection.addMatch("type='signal',sender='\(BlueZ.service)',path='\(notifyPath)',interface='\(DBusConnection.propertiesInterface)',member='PropertiesChanged'") { [weak self] signal in
                 guard let self, signal.arguments.first?.string == BlueZ.gattCharacteristicInterface,
@@ -35,21 +36,9 @@ public final class GATTPrinterLink: PrinterLink {
         notifying = true
     }
 
-    /// MTU − 3 (ATT write header), at least 1, at most 512 (the ATT attribute limit); MTU 23 when
-    /// the characteristic does not say.
-    static func chunkSize(mtu: Int?) -> Int {
-        let m = mtu.flatMap { $0 >= ZebraGATT.defaultMTU ? $0 : nil } ?? ZebraGATT.defaultMTU
-        return min(max(m - 3, 1), 512)
-    }
-
-    /// Splits bytes into write-sized chunks (the last one shorter).
-    static func chunks(_ bytes: [UInt8], size: Int) -> [[UInt8]] {
-        stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<min($0 + size, bytes.count)]) }
-    }
-
     /// Wraps `GattCharacteristic1.WriteValue(ay, {"type": "request"})` per chunk.
     public func send(_ bytes: [UInt8]) throws {
-        for chunk in Self.chunks(bytes, size: chunkSize) {
+        for chunk in ZebraBLE.chunks(bytes, mtu: mtu) {
             _ = try Self.map("WriteValue") {
                 try connection.call(destination: BlueZ.service, path: writePath,
                                     interface: BlueZ.gattCharacteristicInterface, member: "WriteValue",

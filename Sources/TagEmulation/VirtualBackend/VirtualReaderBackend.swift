@@ -44,6 +44,8 @@ public final class VirtualReaderBackend: ReaderBackend, @unchecked Sendable {
     public func removeReader(_ name: String) {
         let removed: Slot? = lock.withLock {
             guard let i = slots.firstIndex(where: { $0.info.name == name }) else { return nil }
+            // Unplugged: open connections through it get no more answers.
+            slots[i].reader.tag = nil
             return slots.remove(at: i)
         }
         guard let removed else { return }

@@ -1,0 +1,113 @@
+import CoreNFCLinux
+import Dispatch
+import Foundation
+import NDEF
+import NFCTags
+
+/// One `nfctap apdu`: an `NFCTagReaderSession(pollingOption: .iso14443)` that connects to the
+/// first ISO 7816 card, sends the APDUs in order, prints each reply, then ends.
+final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
+    let commands: [(bytes: [UInt8], apdu: NFCISO7816APDU)]
+    let json: Bool
+    let timeout: Double
+    let readers: ReaderOptions
+    let prompt: Prompt
+    let recorder = ScanRecorder()
+    let outcome = ScanOutcome()
+    private let lock = NSLock()
+    private var working = false
+
+    init(commands: [(bytes: [UInt8], apdu: NFCISO7816APDU)], json: Bool, timeout: Double, readers: ReaderOptions) {
+        self.commands = commands
+        self.json = json
+        self.timeout = timeout
+        self.readers = readers
+        prompt = Prompt(timeout: timeout > 0 ? timeout : nil)
+    }
+
+    /// Runs the session to its end and says how the command ends.
+    func run() -> ScanOutcome.Decision {
+        var configuration = NFCSessionConfiguration()
+        configuration.timeLimit = timeout > 0 ? .seconds(timeout) : nil
+        configuration.readerFilter = readers.filter
+        configuration.alertHandler = { [prompt] text in prompt.message(NDEFText.safe(text)) }
+        guard let session = NFCTagReaderSession(pollingOption: .iso14443, delegate: self, configuration: configuration,
+                                                environment: recorder.environment(wrapping: .shared)) else {
+            return .failure(CLIError("cannot create a tag reader session"))
+        }
+        let trap = SignalTrap(queue: DispatchQueue(label: "nfctap.apdu.signals")) { number in
+            session.invalidate(reason: .signal(number))
+        }
+        session.begin()
+        let decision = outcome.wait()
+        prompt.stop()
+        withExtendedLifetime((trap, session)) {}
+        return decision
+    }
+
+    // MARK: NFCTagReaderSessionDelegate
+
+    func tagReaderSessionDidBecomeActive(_ session: NFCTagReaderSession) {
+        let names = recorder.readerNames(matching: readers.readers)
+        prompt.start(String(ScanRun.holdMessage(names).dropLast()) + " (an ISO 7816 card or Type 4 tag)…",
+                     status: "waiting for a card")
+    }
+
+    func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {
+        let first = lock.withLock { () -> Bool in
+            defer { working = true }
+            return !working
+        }
+        guard first else { return }
+        let card = tags.lazy.compactMap { tag -> (any NFCISO7816Tag)? in
+            if case let .iso7816(card) = tag { return card }
+            return nil
+        }.first
+        guard let card else {
+            outcome.decide(.failure(CLIError("not an ISO 7816 card: the tag is a Type 2 tag (NTAG / MIFARE Ultralight), "
+                                             + "which takes no APDUs; `nfctap scan` reads it")))
+            session.invalidate()
+            return
+        }
+        Task { await self.exchange(with: card, in: session) }
+    }
+
+    func tagReaderSession(_ session: NFCTagReaderSession, didInvalidateWithError error: any Error) {
+        let error = error as? NFCReaderError ?? NFCReaderError(.readerTransceiveErrorTagResponseError, message: "\(error)")
+        outcome.sessionEnded(fallback: .failure(ScanFailure.sessionEnded(error, timeout: timeout)))
+    }
+
+    // MARK: Exchanging
+
+    private func exchange(with card: any NFCISO7816Tag, in session: NFCTagReaderSession) async {
+        do {
+            try await session.connect(to: .iso7816(card))
+            for command in commands {
+                let (data, sw1, sw2) = try await card.sendCommand(apdu: command.apdu)
+                output(command: command.bytes, data: [UInt8](data), sw1: sw1, sw2: sw2)
+            }
+            outcome.decide(.success)
+        } catch {
+            outcome.decide(.failure(ScanFailure.tagOperation(error)))
+        }
+        session.invalidate()
+    }
+
+    private func output(command: [UInt8], data: [UInt8], sw1: UInt8, sw2: UInt8) {
+        let text: String
+        if json {
+            text = JSONValue.object([
+                ("apdu", .string(command.hexString)),
+                ("data", .string(data.hexString)),
+                ("sw", .string([sw1, sw2].hexString)),
+                ("status", .string(statusWordText(sw1, sw2))),
+            ]).jsonText
+        } else {
+            let reply = data.isEmpty ? statusWordText(sw1, sw2) : data.hexString(separator: " ") + " " + statusWordText(sw1, sw2)
+            text = "> \(command.hexString(separator: " "))\n< \(reply)"
+        }
+        prompt.clear()
+        print(text)
+        fflush(stdout)
+    }
+}

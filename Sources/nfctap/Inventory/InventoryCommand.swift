@@ -1,0 +1,134 @@
+import ArgumentParser
+import CoreNFCLinux
+import Dispatch
+import Foundation
+import NFCReaders
+
+/// `nfctap inventory`: records every tap on every reader, one record per tag per tap, each on
+/// disk before the reader confirms it.
+struct Inventory: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record every tag tapped on the readers: one record per tap, on disk before the beep.",
+        discussion: """
+            Reads tags on every reader (or those matching --reader) until Ctrl-C, SIGTERM or --timeout.
+            Readers may be plugged in and out, and pcscd restarted, while it runs.
+
+            One record per tag per tap (a tag left on the reader is one tap): seq (numbering goes on
+            in a file appended to), time (ISO 8601 UTC
+            with milliseconds), uid, type, product, reader, summary (the first URI or text on the
+            tag), zebraSerial, duplicate, error. JSON Lines by default, or CSV (RFC 4180, a header
+            line once) with --format csv or an --output ending in .csv.
+
+            Each record is appended and synced to disk (fsync) before the reader's green light and
+            beep and the "✓ #n UID" line: a crash or power cut loses no confirmed tap. When appending
+            to a file that ends with a partial record (a write cut short, never confirmed), the
+            partial record is cut off first, with a warning. A tap of a UID already recorded less
+            than --duplicate-window seconds before is kept and marked "duplicate": true. A tag that
+            could not be read to the end is recorded with its error, and the reader shows red.
+
+            Without --output the records go to stdout. On exit a summary goes to stderr.
+            Exit codes: 0 when ended by Ctrl-C/SIGTERM or --timeout (the normal end of an
+            inventory; a second Ctrl-C exits 130 at once), 1 when a record cannot be written or
+            --output is unusable, 3 no pcscd / no (matching) reader at the start. Readers unplugged
+            later, or pcscd restarting, do not end it.
+            """)
+
+    @Option(name: [.short, .long], help: ArgumentHelp("Append records to this file (created if missing; its directory must exist). Default: stdout.", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("jsonl or csv. Default: csv for an --output ending in .csv, else jsonl.", valueName: "format"))
+    var format: InventoryFormat?
+
+    @OptionGroup var readerOptions: ReaderOptions
+
+    @Option(name: .customLong("duplicate-window"),
+            help: ArgumentHelp("Mark a tap of a UID seen less than this many seconds before as a duplicate (0: never).", valueName: "seconds"))
+    var duplicateWindow: Double = 5
+
+    @Option(help: ArgumentHelp("End the inventory after this many seconds. Default: run until Ctrl-C.", valueName: "seconds"))
+    var timeout: Double?
+
+    /// Longest --timeout / --duplicate-window accepted (about 31 years): keeps Duration arithmetic exact.
+    static let maxSeconds = 1e9
+
+    func validate() throws {
+        guard duplicateWindow.isFinite, duplicateWindow >= 0, duplicateWindow <= Self.maxSeconds else {
+            throw ValidationError("--duplicate-window must be a number of seconds from 0 to \(Int(Self.maxSeconds))")
+        }
+        if let timeout {
+            guard timeout.isFinite, timeout > 0, timeout <= Self.maxSeconds else {
+                throw ValidationError("--timeout must be a number of seconds above 0 and at most \(Int(Self.maxSeconds))")
+            }
+        }
+    }
+
+    func run() throws {
+        let progress = InventoryProgress()
+        let format = self.format ?? .guess(forPath: output)
+        let destination: InventoryOutput
+        do {
+            if let output, output != "-" {
+                destination = try InventoryOutput(path: output, format: format) { progress.note("nfctap: warning: " + $0) }
+            } else {
+                destination = try InventoryOutput(standardOutputWith: format)
+            }
+        } catch let error as InventoryOutputError {
+            progress.note("nfctap: error: " + NDEFText.safe(error.description))
+            throw NFCTapExit.failure
+        }
+
+        let readers: [ReaderInfo]
+        do {
+            readers = try InventoryPreflight.readers(in: .shared, matching: readerOptions.readers)
+        } catch {
+            progress.note("nfctap: error: " + NDEFText.safe(String(describing: error)))
+            throw NFCTapExit.noReader
+        }
+
+        let recorder = InventoryRecorder(output: destination, duplicateWindow: Self.duration(duplicateWindow)) {
+            progress.confirmed($0, complete: $1, stats: $2)
+        }
+        let run = InventoryRun(environment: .shared, readerFilter: readerOptions.filter,
+                               timeLimit: timeout.map(Self.duration)) { recorder.handle($0) }
+        recorder.onFailure = { [weak run] error in
+            progress.note("nfctap: error: " + NDEFText.safe(error.description) + "; inventory stopped")
+            run?.stop(.userCanceled)
+        }
+        // The trap's queue is not main: main is blocked in `run.wait()`. Signals arrive in order
+        // on this serial queue, so the count needs no lock.
+        var signalsSeen = 0
+        let trap = SignalTrap([SIGINT, SIGTERM], queue: DispatchQueue(label: "nfctap.inventory.signals")) { number in
+            signalsSeen += 1
+            if signalsSeen > 1 { Foundation.exit(NFCTapExit.interrupted.rawValue) }
+            run.stop(.signal(number))
+        }
+
+        let names = readers.map(\.name).joined(separator: ", ")
+        progress.note("Inventory: tap tags on \(NDEFText.safe(names)); Ctrl-C to finish. Records: \(NDEFText.safe(destination.displayName)) (\(format.rawValue))")
+        run.start()
+        let end = run.wait()
+        withExtendedLifetime(trap) {}
+
+        if !run.becameActive {
+            progress.note("nfctap: error: " + NDEFText.safe(end.localizedDescription))
+            throw end.code == .readerErrorUnsupportedFeature ? NFCTapExit.noReader : NFCTapExit.failure
+        }
+        let stats = recorder.stats
+        for line in stats.summaryLines(destination: destination.displayName + " (\(format.rawValue))") { progress.note(line) }
+        if recorder.failure != nil { throw NFCTapExit.failure }
+        switch end.code {
+        case .readerSessionInvalidationErrorUserCanceled, .readerSessionInvalidationErrorSessionTimeout:
+            return
+        case .readerErrorUnsupportedFeature:
+            progress.note("nfctap: error: " + NDEFText.safe(end.localizedDescription))
+            throw NFCTapExit.noReader
+        default:
+            progress.note("nfctap: error: inventory ended: " + NDEFText.safe(end.localizedDescription))
+            throw NFCTapExit.failure
+        }
+    }
+
+    static func duration(_ seconds: Double) -> Duration {
+        .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+}

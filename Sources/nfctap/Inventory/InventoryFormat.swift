@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+
+/// How `inventory` writes its records: JSON Lines or CSV (RFC 4180), same columns in both.
+enum InventoryFormat: String, CaseIterable, ExpressibleByArgument {
+    case jsonl
+    case csv
+
+    /// The format a file name suggests: `.csv` → CSV, anything else → JSON Lines.
+    static func guess(forPath path: String?) -> InventoryFormat {
+        guard let path else { return .jsonl }
+        return path.lowercased().hasSuffix(".csv") ? .csv : .jsonl
+    }
+
+    /// The line written once at the top of a new CSV file (nil for JSON Lines).
+    var header: String? {
+        switch self {
+        case .jsonl: return nil
+        case .csv: return InventoryRecord.columns.map(CSV.field).joined(separator: ",") + CSV.recordEnd
+        }
+    }
+
+    /// One record as it goes to the file, terminator included.
+    func encode(_ record: InventoryRecord) -> String {
+        switch self {
+        case .jsonl: return record.json.jsonText + "\n"
+        case .csv: return record.csvFields.map(CSV.field).joined(separator: ",") + CSV.recordEnd
+        }
+    }
+}
+
+/// RFC 4180 fields: quoted when they hold a comma, quote, CR or LF (or start/end with a space),
+/// quotes doubled; records end with CRLF.
+enum CSV {
+    static let recordEnd = "\r\n"
+
+    static func field(_ value: String) -> String {
+        let needsQuotes = value.contains { $0 == "," || $0 == "\"" || $0.isNewline }
+            || value.first == " " || value.last == " "
+        guard needsQuotes else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

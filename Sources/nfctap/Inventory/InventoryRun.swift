@@ -1,0 +1,77 @@
+import CoreNFCLinux
+import Dispatch
+import Foundation
+
+/// One inventory session: a multi-read `NFCNDEFReaderSession` over every matching reader that
+/// outlives readers coming and going (`readerRemovalEndsSession = false`), reads tag details, and
+/// hands every tag to `handler` before the reader's feedback.
+final class InventoryRun: NFCNDEFReaderSessionDelegate {
+    /// Set in `init` (the session needs `self` as its delegate).
+    private(set) var session: NFCNDEFReaderSession!
+    private let ended = DispatchSemaphore(value: 0)
+    private let endError = NSLock()
+    private var _error: NFCReaderError?
+    private var _becameActive = false
+
+    /// - Parameters:
+    ///   - timeLimit: the session ends (201) after this long; nil = until stopped.
+    ///   - handler: the recorder; true = the record is on disk (green + beep).
+    init(environment: NFCReaderEnvironment, readerFilter: NFCReaderFilter, timeLimit: Duration?,
+         handler: @escaping @Sendable (NFCTagReport) -> Bool) {
+        session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false,
+                                       configuration: Self.configuration(readerFilter: readerFilter, timeLimit: timeLimit,
+                                                                         handler: handler),
+                                       environment: environment)
+    }
+
+    static func configuration(readerFilter: NFCReaderFilter, timeLimit: Duration?,
+                              handler: @escaping @Sendable (NFCTagReport) -> Bool) -> NFCSessionConfiguration {
+        var configuration = NFCSessionConfiguration()
+        configuration.timeLimit = timeLimit
+        configuration.readerFilter = readerFilter
+        configuration.readerRemovalEndsSession = false
+        configuration.collectTagDetails = true
+        configuration.tagReportHandler = handler
+        return configuration
+    }
+
+    func start() { session.begin() }
+
+    /// Ends the session (the delegate then hears 200).
+    func stop(_ reason: NFCInvalidationReason) { session.invalidate(reason: reason) }
+
+    /// Blocks until the session ended; returns why.
+    func wait() -> NFCReaderError {
+        ended.wait()
+        ended.signal()
+        return endError.withLock { _error } ?? NFCReaderError(.readerSessionInvalidationErrorUserCanceled)
+    }
+
+    /// Like `wait()`, giving up after `timeout` (tests): nil when still running.
+    func wait(timeout: DispatchTime) -> NFCReaderError? {
+        guard ended.wait(timeout: timeout) == .success else { return nil }
+        ended.signal()
+        return endError.withLock { _error }
+    }
+
+    /// The session started polling (false when it could not start: no pcscd, no reader).
+    var becameActive: Bool { endError.withLock { _becameActive } }
+
+    // MARK: NFCNDEFReaderSessionDelegate
+
+    func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
+        endError.withLock { _becameActive = true }
+    }
+
+    func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
+        endError.withLock {
+            _error = error as? NFCReaderError ?? NFCReaderError(.readerSessionInvalidationErrorSessionTerminatedUnexpectedly,
+                                                                message: String(describing: error))
+        }
+        ended.signal()
+    }
+
+    func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {
+        // Everything is recorded in the report handler, tags without a message included.
+    }
+}

@@ -1,0 +1,211 @@
+import ArgumentParser
+import CoreNFCLinux
+import Foundation
+import Pairing
+import ZebraPrinter
+
+/// `nfctap pair`: tap a Zebra printer's NFC tag, pair with the printer, optionally talk to it.
+struct Pair: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Pair with a Zebra printer by tapping its NFC tag (Print Touch).",
+        discussion: """
+            Waits for a tap, reads the printer's identity from its tag and hands it to
+            the handler. A tag that is not a Zebra printer's is named, and the wait goes
+            on until the timeout.
+
+            Handlers:
+              bluez     pair, trust and connect over BlueZ: Classic by the tag's mB,
+                        LE by its mBL (or with --le)
+              exec:CMD  run CMD (split into words, never by a shell) with NFCTAP_SERIAL,
+                        NFCTAP_MODEL, NFCTAP_BT_MAC, NFCTAP_BLE_MAC, NFCTAP_WIFI_MAC,
+                        NFCTAP_ETHERNET_MAC, NFCTAP_VERSION set and the identity as
+                        one JSON line on stdin; its exit status decides success
+              json      print the identity as one JSON line on stdout
+
+            After pairing with bluez, --setvar, --getvar, --status and --test-label
+            talk to the printer over Bluetooth, in that order.
+
+            Messages go to stderr. --json prints one object on stdout at the end, with
+            printer, handler, result, set, variables, status, testLabel, and error or
+            dryRun.
+
+            Exit codes: 0 done, 1 pairing or the conversation failed (or the Zebra tag
+            is unusable), 2 no printer tag before the timeout, 3 no pcscd / no reader,
+            130 interrupted.
+            """)
+
+    @Option(help: ArgumentHelp("What to do with the printer: bluez, exec:CMD or json.", valueName: "handler"))
+    var handler: PairHandlerChoice = .bluez
+
+    @Option(help: ArgumentHelp("The Bluetooth adapter to use (default: the first one BlueZ lists).", valueName: "hciN"))
+    var adapter: String?
+
+    @Flag(help: "Use Bluetooth LE even when the tag has a Classic address.")
+    var le = false
+
+    @Option(help: ArgumentHelp("PIN to give if the printer asks for one (bluetooth.authentication on).", valueName: "pin"))
+    var pin: String?
+
+    @Flag(name: .customLong("test-label"), help: "Print Zebra's test label after pairing.")
+    var testLabel = false
+
+    @Flag(help: "Read the printer's host status (~HS) after pairing.")
+    var status = false
+
+    @Option(name: .customLong("getvar"), help: ArgumentHelp("Read an SGD setting after pairing (repeatable).", valueName: "name"))
+    var getvars: [String] = []
+
+    @Option(name: .customLong("setvar"), help: ArgumentHelp("Change an SGD setting after pairing (repeatable).", valueName: "name=value"))
+    var setvars: [String] = []
+
+    @OptionGroup var readers: ReaderOptions
+
+    @Option(help: ArgumentHelp("Seconds to wait for a tap; 0 = no limit.", valueName: "seconds"))
+    var timeout: Double = 60
+
+    @Flag(name: .customLong("dry-run"), help: "Say what would be done after the tap, and do nothing.")
+    var dryRun = false
+
+    @Flag(help: "Print one JSON object on stdout at the end.")
+    var json = false
+
+    func validate() throws {
+        guard timeout.isFinite, timeout >= 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout must be between 0 (no limit) and 86400 seconds")
+        }
+        if handler != .bluez && !requests.isEmpty {
+            throw ValidationError("--setvar, --getvar, --status and --test-label need --handler bluez (they use its Bluetooth link)")
+        }
+        for setvar in setvars where !setvar.contains("=") || setvar.hasPrefix("=") {
+            throw ValidationError("--setvar takes name=value, got \(NDEFText.safe(setvar).debugDescription)")
+        }
+        do {
+            for request in requests { try request.validate() }
+            _ = try handler.makeHandler()
+        } catch let error as PairingError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// The conversation after pairing, in the order it runs.
+    var requests: [PrinterRequest] {
+        var out: [PrinterRequest] = setvars.compactMap { item in
+            guard let eq = item.firstIndex(of: "=") else { return nil }
+            return .setVariable(name: String(item[..<eq]), value: String(item[item.index(after: eq)...]))
+        }
+        out += getvars.map { .getVariable(name: $0) }
+        if status { out.append(.hostStatus) }
+        if testLabel { out.append(.testLabel) }
+        return out
+    }
+
+    var pairingOptions: PairingOptions {
+        PairingOptions(adapter: adapter, forceLE: le, pin: pin)
+    }
+
+    func run() throws {
+        let console = PairConsole()
+        let waiter = PrinterTapWaiter(console: console, readerFilter: readers.filter,
+                                      timeout: timeout == 0 ? nil : .milliseconds(Int64((timeout * 1000).rounded())))
+        let phase = PairPhase(waiter: waiter, console: console)
+        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: DispatchQueue(label: "nfctap.pair.signals")) { phase.interrupt($0) }
+        defer { withExtendedLifetime(trap) {} }
+
+        let identity: PrinterIdentity
+        switch waiter.wait() {
+        case .printer(let found):
+            identity = found
+        case .unusable(let error):
+            console.fail(PairTagVerdict.unusableZebra(error).message, code: NFCTapExit.failure)
+        case .interrupted:
+            console.fail("interrupted", code: NFCTapExit.interrupted)
+        case .ended(let error):
+            try ended(error, console: console)
+        }
+        phase.tapDone()
+        for line in PrinterIdentityJSON.lines(identity) { console.line(NDEFText.safe(line)) }
+
+        var output = PairOutput(json: json, fields: [
+            ("printer", PrinterIdentityJSON.object(identity)), ("handler", .string(handler.name)),
+        ])
+        let chosen = try handler.makeHandler()   // checked in validate()
+        if dryRun {
+            let sentence = chosen.describe(identity, options: pairingOptions) + PairReport.plan(requests)
+            output.add("dryRun", .string(sentence))
+            if json { output.finish() } else { print(sentence) }
+            return
+        }
+
+        let result: PairingResult
+        do {
+            result = try chosen.pair(identity, options: pairingOptions)
+        } catch {
+            output.fail(Self.message(error), console: console)
+        }
+        output.add("result", PairReport.json(result))
+        for line in PairReport.lines(result, identity: identity) { console.line(line) }
+        if case .handedOff(let outcome) = result, !outcome.succeeded {
+            output.fail("\(outcome.arguments[0]) exited with status \(outcome.exitStatus)", console: console)
+        }
+
+        if !requests.isEmpty, let bluez = chosen as? BlueZPairingHandler {
+            converse(over: bluez, identity: identity, output: &output, console: console)
+        }
+        output.finish()
+    }
+
+    /// Runs the requests over a link opened by the BlueZ handler, reporting each as it is done.
+    private func converse(over bluez: BlueZPairingHandler, identity: PrinterIdentity, output: inout PairOutput,
+                          console: PairConsole) {
+        do {
+            let link = try bluez.openLink(to: identity, options: pairingOptions)
+            defer { link.close() }
+            let conversation = PrinterConversation(link: link)
+            var set: [(String, JSONValue)] = []
+            var variables: [(String, JSONValue)] = []
+            defer {
+                if !set.isEmpty { output.add("set", .object(set)) }
+                if !variables.isEmpty { output.add("variables", .object(variables)) }
+            }
+            for request in requests {
+                switch try conversation.perform(request) {
+                case let .variableSet(name, value):
+                    set.append((name, .string(value)))
+                    console.line("Set \(name) to \"\(value)\"")
+                case let .variable(name, value):
+                    variables.append((name, .string(value)))
+                    console.line("\(name) = \"\(NDEFText.safe(value))\"")
+                case let .status(status):
+                    output.add("status", PairReport.json(status))
+                    for line in PairReport.lines(status) { console.line(line) }
+                case .labelSent:
+                    output.add("testLabel", .bool(true))
+                    console.line("Sent the test label")
+                }
+            }
+        } catch {
+            output.fail(Self.message(error), console: console)
+        }
+    }
+
+    /// The session ended without a printer tag: timeout → 2, no reader or pcscd → 3, else 1.
+    private func ended(_ error: NFCReaderError?, console: PairConsole) throws -> Never {
+        guard let error else { console.fail("interrupted", code: NFCTapExit.interrupted) }
+        switch error.code {
+        case .readerSessionInvalidationErrorSessionTimeout:
+            console.fail("no printer tag was tapped within \(timeoutText) s", code: NFCTapExit.noTag)
+        case .readerErrorUnsupportedFeature, .readerSessionInvalidationErrorSessionTerminatedUnexpectedly:
+            console.fail(NDEFText.safe(error.message), code: NFCTapExit.noReader)
+        default:
+            console.fail(NDEFText.safe(error.message), code: NFCTapExit.failure)
+        }
+    }
+
+    private var timeoutText: String {
+        timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)
+    }
+
+    static func message(_ error: any Error) -> String {
+        NDEFText.safe((error as? PairingError)?.description ?? String(describing: error))
+    }
+}

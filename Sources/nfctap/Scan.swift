@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+
+/// `nfctap scan`: waits for a tag and prints what it holds (`--multi`: every tag until Ctrl-C).
+struct Scan: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Wait for a tag and print what it holds.",
+        discussion: """
+            Reads one tag (any NFC Forum Type 2 or Type 4 tag; empty and non-NDEF tags are reported \
+            too) and prints it: for people, a heading (type, product, UID, reader, capacity, \
+            writability) and one line per record; with --json, one JSON object: {"records": […], \
+            "uid", "type", "product", "capacity", "writable", "reader"} plus "zebra" for a Zebra \
+            printer tag and "error"/"errorCode" (Core NFC code) when the tag could not be read as NDEF.
+
+            --multi reads every tag presented, once per presence, until Ctrl-C or --timeout; with \
+            --json it prints one JSON object per line (JSON Lines, flushed per tag). Ctrl-C and \
+            --timeout are its normal ends: exit 0.
+
+            Messages ("Hold a tag near …", a countdown on terminals) go to stderr; NO_COLOR turns \
+            colours off.
+
+            Exit codes: 0 a tag was read (--multi: ended by Ctrl-C or --timeout), 2 no tag before \
+            --timeout, 3 no pcscd / no reader / --reader matched nothing / the reader is used by \
+            another program, 130 interrupted (single scan), 1 other failures.
+            """)
+
+    @OptionGroup var readerOptions: ReaderOptions
+
+    @Option(help: ArgumentHelp("Seconds to wait for a tag (Core NFC's 60 by default); 0 waits without limit.",
+                               valueName: "seconds"))
+    var timeout: Double = 60
+
+    @Flag(help: "Print JSON (one object; with --multi one object per line).")
+    var json = false
+
+    @Flag(help: "Read every tag presented until Ctrl-C or --timeout.")
+    var multi = false
+
+    func validate() throws {
+        guard timeout.isFinite, timeout >= 0 else { throw ValidationError("--timeout must be 0 (no limit) or a positive number of seconds") }
+    }
+
+    func run() throws {
+        let run = ScanRun(json: json, multi: multi, timeout: timeout, readers: readerOptions)
+        if case let .failure(error) = run.run() {
+            Self.fail(error)
+        }
+    }
+}

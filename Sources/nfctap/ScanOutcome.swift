@@ -1,0 +1,112 @@
+import CoreNFCLinux
+import Dispatch
+import Foundation
+
+/// How a desk command (`scan`, `write`, `apdu`) ends. The command decides (success or a failure)
+/// from its delegate callbacks, then invalidates its session; `wait()` returns once the session
+/// has ended, so connections are closed before the process exits. When the session ends by itself
+/// first (time limit, no reader, signal) that end decides.
+final class ScanOutcome: @unchecked Sendable {
+    enum Decision {
+        case success
+        case failure(CLIError)
+    }
+
+    private let lock = NSLock()
+    private var decision: Decision?
+    private let ended = DispatchSemaphore(value: 0)
+
+    /// Records how the command ends; only the first call counts. Returns true when it counted.
+    @discardableResult
+    func decide(_ decision: Decision) -> Bool {
+        lock.withLock {
+            guard self.decision == nil else { return false }
+            self.decision = decision
+            return true
+        }
+    }
+
+    var isDecided: Bool { lock.withLock { decision != nil } }
+
+    /// The session ended (from `didInvalidateWithError`): `fallback` decides unless the command
+    /// already did, and `wait()` returns.
+    func sessionEnded(fallback: Decision) {
+        decide(fallback)
+        ended.signal()
+    }
+
+    /// Blocks until `sessionEnded`, then returns the decision.
+    func wait() -> Decision {
+        ended.wait()
+        return lock.withLock { decision ?? .success }
+    }
+}
+
+/// Core NFC errors in the words a desk user needs, with the documented exit codes.
+enum ScanFailure {
+    /// The session ended by itself with `error` before the command was done.
+    /// - Parameter timeout: the `--timeout` in seconds, for the 201 message.
+    static func sessionEnded(_ error: NFCReaderError, timeout: Double) -> CLIError {
+        switch error.code {
+        case .readerSessionInvalidationErrorSessionTimeout:
+            return CLIError("no tag was presented within \(seconds(timeout)) (--timeout 0 waits without limit)",
+                            exit: NFCTapExit.noTag)
+        case .readerErrorUnsupportedFeature:
+            // No pcscd, no reader, or --reader matched nothing: the message says which and the fix.
+            return CLIError(error.message, exit: NFCTapExit.noReader)
+        case .readerSessionInvalidationErrorSessionTerminatedUnexpectedly:
+            return CLIError("the reader went away: \(error.message)", exit: NFCTapExit.noReader)
+        case .readerSessionInvalidationErrorSystemIsBusy:
+            return busy(error)
+        case .readerSessionInvalidationErrorUserCanceled:
+            return CLIError("interrupted", exit: NFCTapExit.interrupted)
+        default:
+            return CLIError(error.message)
+        }
+    }
+
+    /// A tag operation (connect, query, read, write, lock, APDU) failed.
+    /// - Parameter size: the encoded message size, for the 402 message.
+    /// - Parameter writing: the operation was a write (a lost tag then says what the tag holds).
+    static func tagOperation(_ error: any Error, size: Int? = nil, capacity: Int? = nil, writing: Bool = false) -> CLIError {
+        guard let error = error as? NFCReaderError else { return CLIError(String(describing: error)) }
+        switch error.code {
+        case .readerTransceiveErrorTagConnectionLost where writing:
+            return CLIError("the tag left the reader before the write completed (\(error.message)); \(Self.tearSafe)")
+        case .readerTransceiveErrorTagConnectionLost:
+            return CLIError("the tag left the reader (\(error.message)): hold it still and try again")
+        case .ndefReaderSessionErrorTagNotWritable:
+            return CLIError("the tag is read-only (\(error.message))")
+        case .ndefReaderSessionErrorTagSizeTooSmall:
+            if let size, let capacity { return tooSmall(size: size, capacity: capacity) }
+            return CLIError("the message does not fit on the tag (\(error.message))")
+        case .ndefReaderSessionErrorTagUpdateFailure:
+            // Tear-safe writes (specs §1, §2): the length is written last, so the tag holds the old
+            // message or an empty one, never a corrupt one.
+            return CLIError("the write did not complete (\(error.message)); \(Self.tearSafe)")
+        case .ndefReaderSessionErrorZeroLengthMessage:
+            return CLIError("the message is empty")
+        case .readerSessionInvalidationErrorSystemIsBusy:
+            return busy(error)
+        default:
+            return CLIError(error.message)
+        }
+    }
+
+    /// What a tag holds after an interrupted tear-safe write.
+    static let tearSafe = "the tag holds its previous message or an empty one, never a corrupt one: hold it still and run write again"
+
+    /// Core NFC's 402 in numbers.
+    static func tooSmall(size: Int, capacity: Int) -> CLIError {
+        CLIError("the message of \(size) bytes does not fit: the tag holds \(capacity) bytes")
+    }
+
+    private static func busy(_ error: NFCReaderError) -> CLIError {
+        CLIError("\(error.message): close the other program using the reader and try again", exit: NFCTapExit.noReader)
+    }
+
+    /// `5 s`, `0.5 s`.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? "\(Int(value)) s" : "\(value) s"
+    }
+}

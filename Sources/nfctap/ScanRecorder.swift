@@ -1,0 +1,88 @@
+import CoreNFCLinux
+import Foundation
+import NFCReaders
+
+/// Watches what a session does with its backends, for the desk messages Core NFC's surface does
+/// not carry: the readers found when the session started ("Hold a tag near …") and the reader-level
+/// view (reader name, UID, technology) of the tag a read-write or tag session connected to.
+final class ScanRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var readers: [ReaderInfo] = []
+    private var connected: DetectedTag?
+
+    /// `base` with every backend wrapped so this recorder sees its reader lists and connections.
+    func environment(wrapping base: NFCReaderEnvironment) -> NFCReaderEnvironment {
+        var environment = base
+        let make = base.makeBackends
+        environment.makeBackends = { [self] in try make().map { RecordingBackend(base: $0, recorder: self) } }
+        return environment
+    }
+
+    /// Names of the readers the backends listed (in order, once each) that `names` selects:
+    /// every reader when `names` is empty, else those containing any of them (ignoring case),
+    /// as `ReaderOptions.filter` selects them.
+    func readerNames(matching names: [String]) -> [String] {
+        lock.withLock {
+            var seen = Set<String>()
+            return readers.map(\.name).filter { name in
+                guard seen.insert(name).inserted else { return false }
+                return names.isEmpty || names.contains { name.range(of: $0, options: .caseInsensitive) != nil }
+            }
+        }
+    }
+
+    /// The tag of the last connection the session opened.
+    var lastConnectedTag: DetectedTag? { lock.withLock { connected } }
+
+    fileprivate func listed(_ infos: [ReaderInfo]) {
+        lock.withLock { readers += infos }
+    }
+
+    fileprivate func connecting(to tag: DetectedTag) {
+        lock.withLock { connected = tag }
+    }
+}
+
+/// Forwards every call to `base`, telling the recorder what it listed and connected to.
+private final class RecordingBackend: ReaderBackend, @unchecked Sendable {
+    let base: any ReaderBackend
+    let recorder: ScanRecorder
+
+    init(base: any ReaderBackend, recorder: ScanRecorder) {
+        self.base = base
+        self.recorder = recorder
+    }
+
+    var kind: ReaderBackendKind { base.kind }
+
+    func listReaders() throws -> [ReaderInfo] {
+        let readers = try base.listReaders()
+        recorder.listed(readers)
+        return readers
+    }
+
+    /// The session holds its backends weakly and its monitors strongly: the monitor keeps this
+    /// wrapper alive for as long as the session listens.
+    func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws -> any ReaderMonitor {
+        RecordingMonitor(base: try base.startMonitoring(handler), backend: self)
+    }
+
+    func connect(to tag: DetectedTag, exclusive: Bool) throws -> any TagConnection {
+        let connection = try base.connect(to: tag, exclusive: exclusive)
+        recorder.connecting(to: tag)
+        return connection
+    }
+}
+
+/// A monitor that keeps its `RecordingBackend` alive.
+private final class RecordingMonitor: ReaderMonitor, @unchecked Sendable {
+    let base: any ReaderMonitor
+    let backend: RecordingBackend
+
+    init(base: any ReaderMonitor, backend: RecordingBackend) {
+        self.base = base
+        self.backend = backend
+    }
+
+    func stop() { base.stop() }
+}

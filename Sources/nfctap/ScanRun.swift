@@ -1,0 +1,112 @@
+import CoreNFCLinux
+import Dispatch
+import Foundation
+import NDEF
+
+/// One `nfctap scan`: a read-only `NFCNDEFReaderSession` over the shared environment that reports
+/// every tag with its details (`tagReportHandler`), printing the first complete read (or, with
+/// `multi`, every read) and ending by itself, by the time limit or by a signal.
+final class ScanRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
+    let json: Bool
+    let multi: Bool
+    let timeout: Double
+    let readers: ReaderOptions
+    let prompt: Prompt
+    let recorder = ScanRecorder()
+    let outcome = ScanOutcome()
+
+    private let lock = NSLock()
+    private weak var session: NFCNDEFReaderSession?
+
+    init(json: Bool, multi: Bool, timeout: Double, readers: ReaderOptions) {
+        self.json = json
+        self.multi = multi
+        self.timeout = timeout
+        self.readers = readers
+        prompt = Prompt(timeout: timeout > 0 ? timeout : nil)
+    }
+
+    /// Runs the session to its end and says how the command ends.
+    func run() -> ScanOutcome.Decision {
+        var configuration = NFCSessionConfiguration()
+        configuration.timeLimit = timeout > 0 ? .seconds(timeout) : nil
+        configuration.readerFilter = readers.filter
+        configuration.collectTagDetails = true
+        configuration.alertHandler = { [prompt] text in prompt.message(NDEFText.safe(text)) }
+        configuration.tagReportHandler = { [self] report in handle(report) }
+        let session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false,
+                                           configuration: configuration,
+                                           environment: recorder.environment(wrapping: .shared))
+        lock.withLock { self.session = session }
+        let trap = SignalTrap(queue: DispatchQueue(label: "nfctap.scan.signals")) { number in
+            session.invalidate(reason: .signal(number))
+        }
+        session.begin()
+        let decision = outcome.wait()
+        prompt.stop()
+        withExtendedLifetime((trap, session)) {}
+        return decision
+    }
+
+    // MARK: NFCNDEFReaderSessionDelegate
+
+    func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
+        let names = recorder.readerNames(matching: readers.readers)
+        prompt.start(Self.holdMessage(names), status: multi ? "waiting for tags" : "waiting for a tag")
+    }
+
+    func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {
+        // Everything is printed from the tag reports, which also cover tags without a message.
+    }
+
+    func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
+        let error = error as? NFCReaderError ?? NFCReaderError(.readerTransceiveErrorTagResponseError, message: "\(error)")
+        let byUser = error.code == .readerSessionInvalidationErrorUserCanceled
+        let fallback: ScanOutcome.Decision
+        if multi, byUser || error.code == .readerSessionInvalidationErrorSessionTimeout {
+            fallback = .success  // --multi ends normally by Ctrl-C or --timeout
+        } else {
+            fallback = .failure(ScanFailure.sessionEnded(error, timeout: timeout))
+        }
+        outcome.sessionEnded(fallback: fallback)
+    }
+
+    // MARK: Reports
+
+    /// Prints the report (single scan: the first complete one, then ends the session). Returns
+    /// whether the reader may confirm the tap (green + beep).
+    private func handle(_ report: NFCTagReport) -> Bool {
+        if multi {
+            output(report)
+            return report.completed
+        }
+        guard report.completed else {
+            prompt.message("Could not read the tag on \(NDEFText.safe(report.tag.reader.name)): "
+                           + "\(NDEFText.safe(report.error?.message ?? "unknown error")). Hold it still…", .yellow)
+            return false
+        }
+        guard outcome.decide(.success) else { return false }  // a second tag of the same batch
+        output(report)
+        lock.withLock { session }?.invalidate()
+        return true
+    }
+
+    private func output(_ report: NFCTagReport) {
+        let text = json ? TagReportJSON.object(report).jsonText : TagReportJSON.lines(report).joined(separator: "\n")
+        lock.withLock {
+            prompt.clear()
+            print(text)
+            fflush(stdout)
+        }
+    }
+
+    /// "Hold a tag near A…", "Hold a tag near A or B…".
+    static func holdMessage(_ names: [String]) -> String {
+        let safe = names.map(NDEFText.safe)
+        switch safe.count {
+        case 0: return "Hold a tag near the reader…"
+        case 1: return "Hold a tag near \(safe[0])…"
+        default: return "Hold a tag near \(safe.dropLast().joined(separator: ", ")) or \(safe.last!)…"
+        }
+    }
+}

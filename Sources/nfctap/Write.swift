@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+
+/// `nfctap write`: writes one NDEF message to the next tag, reads it back, optionally locks the tag.
+struct Write: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write an NDEF message to a tag (and optionally lock it).",
+        discussion: """
+            Waits for one NDEF-formatted tag, writes the message (tear-safe: the length is written \
+            last, so an interrupted write leaves the previous message or an empty one, never a \
+            corrupt one), reads it back and compares. --lock then makes the tag read-only for good.
+
+            Output: for people one line; with --json one object {"written": bytes, "capacity": bytes, \
+            "locked": bool, "uid", "type", "reader"}.
+
+            Exit codes: 0 written (and verified), 1 the tag is not NDEF formatted, read-only, too \
+            small, left the reader, or the read-back differs, 2 no tag before --timeout, 3 no \
+            pcscd / no reader / the reader is used by another program, 64 bad options, 130 interrupted.
+            """)
+
+    @Option(help: ArgumentHelp("A URI record.", valueName: "uri")) var uri: String?
+    @Option(help: ArgumentHelp("A Text record (UTF-8).", valueName: "text")) var text: String?
+    @Option(name: .customLong("lang"), help: ArgumentHelp("The Text record's language (BCP 47).", valueName: "code"))
+    var language: String?
+    @Option(help: ArgumentHelp("A MIME record of this media type, its content from --file.", valueName: "type"))
+    var mime: String?
+    @Option(help: ArgumentHelp("The content of the --mime record.", valueName: "file")) var file: String?
+    @Option(help: ArgumentHelp("A file holding a whole NDEF message (binary).", valueName: "file")) var ndefFile: String?
+
+    @Flag(help: "After writing, make the tag permanently read-only.") var lock = false
+
+    @OptionGroup var readerOptions: ReaderOptions
+
+    @Option(help: ArgumentHelp("Seconds to wait for a tag (60 by default); 0 waits without limit.", valueName: "seconds"))
+    var timeout: Double = 60
+
+    @Flag(help: "Print one JSON object.") var json = false
+
+    func validate() throws {
+        let sources = [uri != nil, text != nil, mime != nil, ndefFile != nil].filter { $0 }.count
+        guard sources == 1 else { throw ValidationError("give exactly one of --uri, --text, --mime (with --file), --ndef-file") }
+        if language != nil, text == nil { throw ValidationError("--lang goes with --text") }
+        if (mime != nil) != (file != nil) { throw ValidationError("--mime and --file go together") }
+        if let uri, uri.isEmpty { throw ValidationError("--uri is empty") }
+        guard timeout.isFinite, timeout >= 0 else { throw ValidationError("--timeout must be 0 (no limit) or a positive number of seconds") }
+    }
+
+    func run() throws {
+        let message: WriteMessage
+        do {
+            message = try WriteMessage(uri: uri, text: text, language: language ?? "en", mime: mime, file: file, ndefFile: ndefFile)
+        } catch let error as CLIError {
+            Self.fail(error)
+        }
+        let run = WriteRun(message: message, lock: lock, json: json, timeout: timeout, readers: readerOptions)
+        if case let .failure(error) = run.run() {
+            Self.fail(error)
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import CoreNFCLinux
+import Dispatch
+import Foundation
+import NDEF
+
+/// One `nfctap write`: a read-write `NFCNDEFReaderSession` (the delegate takes the tags) that
+/// connects to the first single tag, checks its status and capacity, writes, reads back and
+/// compares, optionally locks, then ends.
+final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
+    let message: WriteMessage
+    let lock: Bool
+    let json: Bool
+    let timeout: Double
+    let readers: ReaderOptions
+    let prompt: Prompt
+    let recorder = ScanRecorder()
+    let outcome = ScanOutcome()
+    private let started = NSLock()
+    private var working = false
+
+    init(message: WriteMessage, lock: Bool, json: Bool, timeout: Double, readers: ReaderOptions) {
+        self.message = message
+        self.lock = lock
+        self.json = json
+        self.timeout = timeout
+        self.readers = readers
+        prompt = Prompt(timeout: timeout > 0 ? timeout : nil)
+    }
+
+    /// Runs the session to its end and says how the command ends.
+    func run() -> ScanOutcome.Decision {
+        var configuration = NFCSessionConfiguration()
+        configuration.timeLimit = timeout > 0 ? .seconds(timeout) : nil
+        configuration.readerFilter = readers.filter
+        configuration.alertHandler = { [prompt] text in prompt.message(NDEFText.safe(text)) }
+        let session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false,
+                                           configuration: configuration,
+                                           environment: recorder.environment(wrapping: .shared))
+        let trap = SignalTrap(queue: DispatchQueue(label: "nfctap.write.signals")) { number in
+            session.invalidate(reason: .signal(number))
+        }
+        session.begin()
+        let decision = outcome.wait()
+        prompt.stop()
+        withExtendedLifetime((trap, session)) {}
+        return decision
+    }
+
+    // MARK: NFCNDEFReaderSessionDelegate
+
+    func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
+        let names = recorder.readerNames(matching: readers.readers)
+        var text = String(ScanRun.holdMessage(names).dropLast()) + " to write \(message.bytes.count) bytes"
+        if lock { text += " and lock it for good" }
+        prompt.start(text + "…", status: "waiting for a tag")
+    }
+
+    func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {}
+
+    func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [any NFCNDEFTag]) {
+        guard tags.count == 1 else {
+            // Apple's sample: ask for one tag, then look again.
+            session.alertMessage = "\(tags.count) tags are in the field: remove all but one."
+            session.schedule(after: .milliseconds(500)) { session.restartPolling() }
+            return
+        }
+        let first = started.withLock { () -> Bool in
+            defer { working = true }
+            return !working
+        }
+        guard first else { return }
+        let tag = tags[0]
+        Task { await self.write(to: tag, in: session) }
+    }
+
+    func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
+        let error = error as? NFCReaderError ?? NFCReaderError(.readerTransceiveErrorTagResponseError, message: "\(error)")
+        outcome.sessionEnded(fallback: .failure(ScanFailure.sessionEnded(error, timeout: timeout)))
+    }
+
+    // MARK: Writing
+
+    private func write(to tag: any NFCNDEFTag, in session: NFCNDEFReaderSession) async {
+        var capacity: Int?
+        do {
+            try await session.connect(to: tag)
+            let (status, size) = try await tag.queryNDEFStatus()
+            capacity = size
+            switch status {
+            case .notSupported:
+                throw CLIError("the tag is not NDEF formatted (nfctap does not format tags)")
+            case .readOnly:
+                throw CLIError("the tag is read-only")
+            case .readWrite:
+                break
+            }
+            guard message.bytes.count <= size else { throw ScanFailure.tooSmall(size: message.bytes.count, capacity: size) }
+            try await tag.writeNDEF(message.message)
+            try await verify(tag)
+            if lock {
+                prompt.message("Locking the tag: this is permanent, it can never be written again.", .yellow)
+                do {
+                    try await tag.writeLock()
+                    let (after, _) = try await tag.queryNDEFStatus()
+                    guard after == .readOnly else { throw CLIError("the tag still reports itself writable") }
+                } catch {
+                    let why = (error as? CLIError)?.message ?? ScanFailure.tagOperation(error).message
+                    throw CLIError("the message was written and verified, but locking failed: \(why)")
+                }
+            }
+            report(capacity: size)
+            outcome.decide(.success)
+        } catch let error as CLIError {
+            outcome.decide(.failure(error))
+        } catch {
+            outcome.decide(.failure(ScanFailure.tagOperation(error, size: message.bytes.count, capacity: capacity,
+                                                             writing: true)))
+        }
+        session.invalidate()
+    }
+
+    /// Reads the message back and compares it with what was written.
+    /// - Throws: `CLIError` for a different message, or when it cannot be read back.
+    private func verify(_ tag: any NFCNDEFTag) async throws {
+        let readBack: NFCNDEFMessage
+        do {
+            readBack = try await tag.readNDEF()
+        } catch {
+            throw CLIError("the message was written but could not be read back to check it: "
+                           + ScanFailure.tagOperation(error).message)
+        }
+        guard message.matches(readBack) else {
+            let read = (try? readBack.encodedBytes().hexString) ?? "an undecodable message"
+            throw CLIError("the tag does not hold what was written: wrote \(message.bytes.hexString), read back \(read)")
+        }
+    }
+
+    private func report(capacity: Int) {
+        let tag = recorder.lastConnectedTag
+        let text: String
+        if json {
+            text = JSONValue.object([
+                ("written", .int(message.bytes.count)),
+                ("capacity", .int(capacity)),
+                ("locked", .bool(lock)),
+                ("uid", tag.map { .string($0.uid.hexString) } ?? .null),
+                ("type", tag.map { .string($0.technology.rawValue) } ?? .null),
+                ("reader", tag.map { .string($0.reader.name) } ?? .null),
+            ]).jsonText
+        } else {
+            var line = "Wrote \(message.bytes.count) bytes (\(message.summary))"
+            if let tag { line += " to UID \(tag.uid.hexString(separator: ":")) on \(tag.reader.name)" }
+            line += ", capacity \(capacity) bytes" + (lock ? "; the tag is now read-only" : "")
+            text = NDEFText.safe(line)
+        }
+        prompt.clear()
+        print(text)
+        fflush(stdout)
+    }
+}

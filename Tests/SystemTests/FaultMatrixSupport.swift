@@ -1,0 +1,1 @@
+../NFCTagsTests/FaultMatrixSupport.swift
