@@ -51,4 +51,8 @@ else
     swift test --skip-build --skip SystemTests
     log "running system tests (serially: they share the daemons)"
     swift test --skip-build --filter SystemTests --no-parallel
+    # Every fuzz target briefly, under AddressSanitizer (Fuzz/README.md; NFCTAP_FUZZ_SECONDS=0
+    # replays the committed corpus and regression inputs only).
+    log "brief fuzz pass"
+    ./scripts/fuzz.sh --seconds "${NFCTAP_FUZZ_SECONDS:-5}"
 fi

@@ -60,9 +60,11 @@ import Testing
     @Test func cleanMachinePasses() throws {
         let root = try FakeRoot()
         let r = try doctor(root)
-        #expect(r.status == 0)
-        #expect(r.stdout.contains("[ok  ] kernel-modules"))
-        #expect(r.stdout.contains("All checks passed."))
+        for check in ["pcscd-installed", "ccid-driver", "kernel-modules"] {
+            #expect(r.stdout.contains("[ok  ] \(check):"), "\(check): \(r.stdout)")
+        }
+        // The rest depends on the daemons (pcscd, BlueZ): see DoctorRuntimeTests.
+        if SystemEnvironment.isRunning("pcscd") { #expect(r.status == 0, "\(r.stdout)") }
     }
 
     @Test func missingPcscdAndDriverFail() throws {

@@ -4,7 +4,7 @@ import ZebraPrinter
 /// adapter → (power) → device by MAC, or discovery → agent + `Pair` (idempotent) → `Trusted` →
 /// `Connect`; for Bluetooth LE also `ServicesResolved` and the Device Information service.
 public final class BlueZPairingHandler: PairingHandler {
-    private let busAddress: String?
+    let busAddress: String?
 
     /// - Parameter busAddress: a D-Bus address to use instead of the system bus (tests);
     ///   nil = `sd_bus_open_system`, which honours `DBUS_SYSTEM_BUS_ADDRESS`.

@@ -18,9 +18,11 @@ struct Doctor: ParsableCommand {
         let env = ProcessInfo.processInfo.environment
         var findings: [DoctorFinding] = []
         findings += PCSCInstallCheck().run(root)
+        findings += PCSCRuntimeCheck().run()
         findings.append(KernelModuleCheck().run(root))
         findings += USBPermissionCheck().run(root)
         findings += LibNFCConfigCheck().run(root, environment: env)
+        findings.append(BlueZCheck().run())
         print(DoctorReport.render(findings))
         if findings.contains(where: { $0.status == .failure }) { throw NFCTapExit.failure }
     }
