@@ -157,9 +157,9 @@ private func measureTaps(_ taps: Int, reader: String, batchWindow: Duration) -> 
             card.remove()
             return .failure(BenchmarkFailure(description: "tap \(tap): the monitor saw no arrival"))
         }
-        samples.toCallback.append(milliseconds(read - start))
-        samples.toArrival.append(milliseconds(arrival - start))
-        samples.arrivalToCallback.append(milliseconds(read - arrival))
+        samples.toCallback.append(elapsedMilliseconds(read - start))
+        samples.toArrival.append(elapsedMilliseconds(arrival - start))
+        samples.arrivalToCallback.append(elapsedMilliseconds(read - arrival))
         samples.readExchanges.append(Double(reader.plan.exchangeCount - 2))
         // The next tap must be a new presence: wait until pcscd has noticed the removal.
         card.remove()
@@ -170,7 +170,7 @@ private func measureTaps(_ taps: Int, reader: String, batchWindow: Duration) -> 
     return .success(samples)
 }
 
-private func milliseconds(_ d: Duration) -> Double {
+private func elapsedMilliseconds(_ d: Duration) -> Double {
     Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
 }
 
