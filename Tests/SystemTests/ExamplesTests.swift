@@ -104,6 +104,10 @@ extension PCSCSystemTests {
             defer { first.remove() }
             let second = try VPCDTag(try ExampleFixtures.type4(uri: "https://example.com/two"), port: port1).insert()
             defer { second.remove() }
+            // pcscd polls each vpcd reader on its own ~400 ms cycle: once it has seen both cards,
+            // the session's first look finds them together.
+            try TestPCSCD.waitUntilCardIsPresent(TestPCSCD.reader0)
+            try TestPCSCD.waitUntilCardIsPresent(TestPCSCD.reader1)
             let example = try ExampleProcess("NDEFReadWriteExample")
             // Twice: the restarted polling found both tags again.
             example.waitForStderr("More than 1 tag is detected. Please remove all tags and try again.", count: 2)
@@ -217,13 +221,23 @@ extension PCSCSystemTests {
 extension TestPCSCD {
     /// Waits until pcscd sees `reader` empty (a removed card is noticed at its next poll).
     static func waitUntilReaderIsEmpty(_ reader: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try waitForState(of: reader, .empty, "the card stayed in \(reader)", sourceLocation: sourceLocation)
+    }
+
+    /// Waits until pcscd sees a card in `reader` (an inserted card is noticed at its next poll).
+    static func waitUntilCardIsPresent(_ reader: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try waitForState(of: reader, .present, "no card appeared in \(reader)", sourceLocation: sourceLocation)
+    }
+
+    private static func waitForState(of reader: String, _ flag: ReaderState.Flags, _ failure: String,
+                                     sourceLocation: SourceLocation) throws {
         let context = try Context()
         for _ in 0..<200 {
             var states = [ReaderState(reader: reader)]
             try context.getStatusChange(&states, timeout: .zero)
-            if states[0].eventState.contains(.empty) { return }
+            if states[0].eventState.contains(flag) { return }
             usleep(50_000)
         }
-        Issue.record("the card stayed in \(reader)", sourceLocation: sourceLocation)
+        Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
     }
 }
