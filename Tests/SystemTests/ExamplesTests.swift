@@ -215,6 +215,23 @@ extension PCSCSystemTests {
             // The monitor's GET UID, then one READ BINARY of page 4 (16 bytes): nothing else.
             #expect(card.plan.log == [Self.getUID, [0xFF, 0xB0, 0x00, 0x04, 0x10]])
         }
+
+        @Test("tag reader example with tags on both readers: alert and restartPolling, then the remaining NTAG is read")
+        func tagReaderMoreThanOneTag() throws {
+            let ntag = try ExampleFixtures.ntag213(uri: "https://example.com/stay", text: "s")
+            let staying = try VPCDTag(ntag, port: port0).insert()
+            defer { staying.remove() }
+            let leaving = try VPCDTag(VirtualType4Tag.smallMessage(), port: port1).insert()
+            defer { leaving.remove() }
+            try TestPCSCD.waitUntilCardIsPresent(TestPCSCD.reader0)
+            try TestPCSCD.waitUntilCardIsPresent(TestPCSCD.reader1)
+            let example = try ExampleProcess("TagReaderExample")
+            example.waitForStderr("More than 1 tag is detected. Please remove all tags and try again.", count: 2)
+            leaving.remove()
+            #expect(example.finish() == 0)
+            #expect(example.stdout.hasPrefix("MIFARE tag 04 5A 2C 91 6E 3F 80, family 2\nREAD page 4: 01 03 A0 0C 34 03"))
+            #expect(leaving.plan.log == [Self.getUID])  // never selected
+        }
     }
 }
 
