@@ -1,7 +1,10 @@
 // Linux scaffolding for NDEFReadWriteController (the part an iOS app has in its UI):
 //
-//   NDEFReadWriteExample [--time-limit S] [--reader NAME]                 read one tag, print its records
-//   NDEFReadWriteExample [--time-limit S] [--reader NAME] write URI [TEXT]  write a URI (+ English text) record
+//   NDEFReadWriteExample [options]                   read one tag, print its records
+//   NDEFReadWriteExample [options] write URI [TEXT]  write a URI (+ English text) record
+//
+// Options (NFCSessionConfiguration.shared): --time-limit S (0: none), --reader NAME,
+// --batch-window MS (tags arriving within it count as detected together; default 100).
 //
 // Exit status: 0 the read or write completed, 1 it did not (the reason is printed), 2 usage,
 // 130 interrupted (SIGINT/SIGTERM end the session with 200). The last stderr line names the code
@@ -14,7 +17,7 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 var configuration = NFCSessionConfiguration.shared
 
 func usage(_ problem: String) -> Never {
-    FileHandle.standardError.write(Data("\(problem)\nusage: NDEFReadWriteExample [--time-limit S] [--reader NAME] [write URI [TEXT]]\n".utf8))
+    FileHandle.standardError.write(Data("\(problem)\nusage: NDEFReadWriteExample [--time-limit S] [--reader NAME] [--batch-window MS] [write URI [TEXT]]\n".utf8))
     exit(2)
 }
 
@@ -28,6 +31,9 @@ while let flag = arguments.first, flag.hasPrefix("--") {
         configuration.timeLimit = seconds == 0 ? nil : .milliseconds(Int(seconds * 1000))
     case "--reader":
         configuration.readerFilter = .nameContains(value)
+    case "--batch-window":
+        guard let ms = Int(value), ms >= 0 else { usage("--batch-window takes milliseconds") }
+        configuration.batchWindow = .milliseconds(ms)
     default:
         usage("unknown option \(flag)")
     }

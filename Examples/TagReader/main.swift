@@ -1,6 +1,8 @@
 // Linux scaffolding for TagReaderController:
 //
-//   TagReaderExample [--time-limit S] [--reader NAME]
+//   TagReaderExample [--time-limit S] [--reader NAME] [--batch-window MS]
+//
+// --batch-window: tags arriving within it count as detected together (default 100 ms).
 //
 // Exit status: 0 the command was answered, 1 it was not (the reason is printed), 2 usage,
 // 130 interrupted (SIGINT/SIGTERM end the session with 200). The session's end code goes to stderr.
@@ -12,7 +14,7 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 var configuration = NFCSessionConfiguration.shared
 
 func usage(_ problem: String) -> Never {
-    FileHandle.standardError.write(Data("\(problem)\nusage: TagReaderExample [--time-limit S] [--reader NAME]\n".utf8))
+    FileHandle.standardError.write(Data("\(problem)\nusage: TagReaderExample [--time-limit S] [--reader NAME] [--batch-window MS]\n".utf8))
     exit(2)
 }
 
@@ -26,6 +28,9 @@ while let flag = arguments.first {
         configuration.timeLimit = seconds == 0 ? nil : .milliseconds(Int(seconds * 1000))
     case "--reader":
         configuration.readerFilter = .nameContains(value)
+    case "--batch-window":
+        guard let ms = Int(value), ms >= 0 else { usage("--batch-window takes milliseconds") }
+        configuration.batchWindow = .milliseconds(ms)
     default:
         usage("unknown option \(flag)")
     }

@@ -104,11 +104,12 @@ extension PCSCSystemTests {
             defer { first.remove() }
             let second = try VPCDTag(try ExampleFixtures.type4(uri: "https://example.com/two"), port: port1).insert()
             defer { second.remove() }
-            // pcscd polls each vpcd reader on its own ~400 ms cycle: once it has seen both cards,
-            // the session's first look finds them together.
+            // pcscd polls each vpcd reader on its own ~400 ms cycle, and the session's monitor asks
+            // each card for its UID (tens of ms through vpcd): wait until pcscd has both, and let
+            // the session count tags within 1 s as detected together.
             try TestPCSCD.waitUntilCardIsPresent(TestPCSCD.reader0)
             try TestPCSCD.waitUntilCardIsPresent(TestPCSCD.reader1)
-            let example = try ExampleProcess("NDEFReadWriteExample")
+            let example = try ExampleProcess("NDEFReadWriteExample", ["--batch-window", "1000"])
             // Twice: the restarted polling found both tags again.
             example.waitForStderr("More than 1 tag is detected. Please remove all tags and try again.", count: 2)
             #expect(example.stdout.isEmpty)
@@ -225,7 +226,7 @@ extension PCSCSystemTests {
             defer { leaving.remove() }
             try TestPCSCD.waitUntilCardIsPresent(TestPCSCD.reader0)
             try TestPCSCD.waitUntilCardIsPresent(TestPCSCD.reader1)
-            let example = try ExampleProcess("TagReaderExample")
+            let example = try ExampleProcess("TagReaderExample", ["--batch-window", "1000"])
             example.waitForStderr("More than 1 tag is detected. Please remove all tags and try again.", count: 2)
             leaving.remove()
             #expect(example.finish() == 0)
