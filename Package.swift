@@ -50,9 +50,16 @@ let package = Package(
             ]
         ),
 
+        // iOS-style programs on the Core NFC API (Examples/README.md): the reader class of each is
+        // iOS code with `import CoreNFCLinux`; run by the system tests against pcscd + vpcd.
+        .executableTarget(name: "NDEFReadWriteExample", dependencies: ["CoreNFCLinux"], path: "Examples/NDEFReadWrite"),
+        .executableTarget(name: "SingleReadExample", dependencies: ["CoreNFCLinux"], path: "Examples/SingleRead"),
+        .executableTarget(name: "InventoryExample", dependencies: ["CoreNFCLinux"], path: "Examples/Inventory"),
+        .executableTarget(name: "TagReaderExample", dependencies: ["CoreNFCLinux"], path: "Examples/TagReader"),
+
         .executableTarget(
             name: "nfctap-bench",
-            dependencies: ["NDEF", "NFCTags", "NFCReaders", "TagEmulation", "ZebraPrinter"],
+            dependencies: ["NDEF", "NFCTags", "NFCReaders", "TagEmulation", "ZebraPrinter", "CoreNFCLinux"],
             path: "Benchmarks/nfctap-bench"
         ),
 

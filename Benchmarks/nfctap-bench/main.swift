@@ -6,4 +6,5 @@ var rows: [BenchmarkRow] = []
 rows += type2BenchmarkRows()
 rows += type4BenchmarkRows()
 rows += libnfcBenchmarkRows()
+rows += sessionLatencyBenchmarkRows()
 printTable(rows)

@@ -24,10 +24,10 @@ public final class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
     private var mode: Mode = .undetermined  // engine queue
     private let tagsDeclined = Locked(false)
 
-    /// Apple's initializer: the shared environment and the default configuration.
+    /// Apple's initializer: `NFCReaderEnvironment.shared` and `NFCSessionConfiguration.shared`.
     public convenience init(delegate: any NFCNDEFReaderSessionDelegate, queue: DispatchQueue?, invalidateAfterFirstRead: Bool) {
         self.init(delegate: delegate, queue: queue, invalidateAfterFirstRead: invalidateAfterFirstRead,
-                  configuration: NFCSessionConfiguration(), environment: .shared)
+                  configuration: .shared, environment: .shared)
     }
 
     /// Linux: with a configuration and an environment.

@@ -19,10 +19,10 @@ public final class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
     public let pollingOption: PollingOption
     private weak var tagDelegate: (any NFCTagReaderSessionDelegate)?
 
-    /// Apple's initializer. nil for an empty polling option.
+    /// Apple's initializer (`NFCReaderEnvironment.shared`, `NFCSessionConfiguration.shared`). nil for an empty polling option.
     public convenience init?(pollingOption: PollingOption, delegate: any NFCTagReaderSessionDelegate, queue: DispatchQueue? = nil) {
         self.init(pollingOption: pollingOption, delegate: delegate, queue: queue,
-                  configuration: NFCSessionConfiguration(), environment: .shared)
+                  configuration: .shared, environment: .shared)
     }
 
     /// Linux: with a configuration and an environment. nil for an empty polling option.

@@ -1,0 +1,86 @@
+// Linux scaffolding for SingleReadController:
+//
+//   SingleReadExample [--time-limit S] [--reader NAME] [--sessions N]
+//
+// Reads one tag and prints its records. `--sessions 2` begins a second controller's session while
+// the first is active, as an app that forgot one would: the second ends with 203.
+// Exit status: 0 a message was read, 1 none was (the reason is printed), 2 usage, 130 interrupted
+// (SIGINT/SIGTERM end the sessions with 200). Each session's end code goes to stderr.
+import CoreNFCLinux
+import Foundation
+
+setvbuf(stdout, nil, _IOLBF, 0)
+var arguments = Array(CommandLine.arguments.dropFirst())
+var configuration = NFCSessionConfiguration.shared
+var sessionCount = 1
+
+func usage(_ problem: String) -> Never {
+    FileHandle.standardError.write(Data("\(problem)\nusage: SingleReadExample [--time-limit S] [--reader NAME] [--sessions N]\n".utf8))
+    exit(2)
+}
+
+while let flag = arguments.first {
+    arguments.removeFirst()
+    guard let value = arguments.first else { usage("\(flag) needs a value") }
+    arguments.removeFirst()
+    switch flag {
+    case "--time-limit":
+        guard let seconds = Double(value), seconds >= 0 else { usage("--time-limit takes seconds (0: none)") }
+        configuration.timeLimit = seconds == 0 ? nil : .milliseconds(Int(seconds * 1000))
+    case "--reader":
+        configuration.readerFilter = .nameContains(value)
+    case "--sessions":
+        guard let n = Int(value), (1...4).contains(n) else { usage("--sessions takes 1 to 4") }
+        sessionCount = n
+    default:
+        usage("unknown option \(flag)")
+    }
+}
+NFCSessionConfiguration.shared = configuration
+
+/// Session ends, counted on any session queue.
+final class Ending: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ended = 0
+    private var interrupted = false
+
+    func interrupt() { lock.lock(); interrupted = true; lock.unlock() }
+
+    /// Records one end; the exit status once every session has ended, else nil.
+    func sessionEnded(of total: Int, read: Bool) -> Int32? {
+        lock.lock(); defer { lock.unlock() }
+        ended += 1
+        readAny = readAny || read
+        guard ended == total else { return nil }
+        return readAny ? 0 : interrupted ? 130 : 1
+    }
+    private var readAny = false
+}
+
+let ending = Ending()
+let controllers = (0..<sessionCount).map { _ in SingleReadController() }
+for (index, controller) in controllers.enumerated() {
+    controller.sessionDidEnd = { error in
+        let code = (error as? NFCReaderError)?.code.rawValue ?? -1
+        FileHandle.standardError.write(Data("session \(index + 1) ended: NFCError \(code)\n".utf8))
+        if let status = ending.sessionEnded(of: controllers.count, read: !controller.detectedMessages.isEmpty) {
+            exit(status)
+        }
+    }
+}
+for controller in controllers { controller.beginScanning() }
+let sessions = controllers.compactMap { $0.session }  // set on this thread, never changed afterwards
+
+// Ctrl-C / SIGTERM: end the sessions (the delegates hear 200), then exit when the last has ended.
+var signalSources: [DispatchSourceSignal] = []
+for number in [SIGINT, SIGTERM] {
+    signal(number, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+    source.setEventHandler {
+        ending.interrupt()
+        for session in sessions { session.invalidate(reason: .signal(number)) }
+    }
+    source.resume()
+    signalSources.append(source)
+}
+dispatchMain()

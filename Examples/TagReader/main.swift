@@ -1,0 +1,70 @@
+// Linux scaffolding for TagReaderController:
+//
+//   TagReaderExample [--time-limit S] [--reader NAME] [--batch-window MS]
+//
+// --batch-window: tags arriving within it count as detected together (default 100 ms).
+//
+// Exit status: 0 the command was answered, 1 it was not (the reason is printed), 2 usage,
+// 130 interrupted (SIGINT/SIGTERM end the session with 200). The session's end code goes to stderr.
+import CoreNFCLinux
+import Foundation
+
+setvbuf(stdout, nil, _IOLBF, 0)
+var arguments = Array(CommandLine.arguments.dropFirst())
+var configuration = NFCSessionConfiguration.shared
+
+func usage(_ problem: String) -> Never {
+    FileHandle.standardError.write(Data("\(problem)\nusage: TagReaderExample [--time-limit S] [--reader NAME] [--batch-window MS]\n".utf8))
+    exit(2)
+}
+
+while let flag = arguments.first {
+    arguments.removeFirst()
+    guard let value = arguments.first else { usage("\(flag) needs a value") }
+    arguments.removeFirst()
+    switch flag {
+    case "--time-limit":
+        guard let seconds = Double(value), seconds >= 0 else { usage("--time-limit takes seconds (0: none)") }
+        configuration.timeLimit = seconds == 0 ? nil : .milliseconds(Int(seconds * 1000))
+    case "--reader":
+        configuration.readerFilter = .nameContains(value)
+    case "--batch-window":
+        guard let ms = Int(value), ms >= 0 else { usage("--batch-window takes milliseconds") }
+        configuration.batchWindow = .milliseconds(ms)
+    default:
+        usage("unknown option \(flag)")
+    }
+}
+NFCSessionConfiguration.shared = configuration
+
+/// Set from the main queue, read on the session's queue.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+}
+
+let interrupted = Flag()
+let controller = TagReaderController()
+controller.sessionDidEnd = { error in
+    let code = (error as? NFCReaderError)?.code.rawValue ?? -1
+    FileHandle.standardError.write(Data("session ended: NFCError \(code)\n".utf8))
+    exit(controller.completed ? 0 : interrupted.isSet ? 130 : 1)
+}
+controller.beginScanning()
+let session = controller.session  // set on this thread, never changed afterwards
+
+var signalSources: [DispatchSourceSignal] = []
+for number in [SIGINT, SIGTERM] {
+    signal(number, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+    source.setEventHandler {
+        interrupted.set()
+        guard let session = session else { exit(130) }
+        session.invalidate(reason: .signal(number))
+    }
+    source.resume()
+    signalSources.append(source)
+}
+dispatchMain()
