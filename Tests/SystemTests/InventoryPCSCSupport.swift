@@ -115,8 +115,10 @@ final class LiveCLI: @unchecked Sendable {
     /// The "✓ #n UID" confirmations printed so far: sequence number → UID as hex without colons.
     var confirmations: [Int: String] {
         var result: [Int: String] = [:]
-        for line in stderr.split(separator: "\n") where line.hasPrefix("✓ #") {
-            let words = line.dropFirst(3).split(separator: " ")
+        // The mark may follow other text on the same line (a progress line, a warning without a newline).
+        for line in stderr.split(separator: "\n") {
+            guard let mark = line.range(of: "✓ #") else { continue }
+            let words = line[mark.upperBound...].split(separator: " ")
             guard words.count >= 2, let n = Int(words[0]) else { continue }
             result[n] = words[1].replacingOccurrences(of: ":", with: "")
         }

@@ -65,7 +65,7 @@ extension PCSCSystemTests {
             let result = try runCLI(["scan", "--timeout", "20"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == """
-                Type 4 Type 4 (mapping 2.0) UID 04:77:66:55:44:33:22 on Virtual PCD 00 00, 2046 bytes, writable
+                Type 4 (mapping 2.0) UID 04:77:66:55:44:33:22 on Virtual PCD 00 00, 2046 bytes, writable
                   1: Text [sv] "hej"
 
                 """)

@@ -4,16 +4,23 @@ import Glibc
 /// stdout/stderr inherited. The child leads its own process group so a timeout can stop it and
 /// everything it started: SIGTERM to the group, then SIGKILL after a grace period.
 /// Every process call of the exec hook is in this file.
-struct ProcessRunner {
-    var arguments: [String]
-    var environment: [String: String]
-    var input: [UInt8]
-    var timeout: Duration
-    var killGrace: Duration = .seconds(2)
+package struct ProcessRunner {
+    package var arguments: [String]
+    package var environment: [String: String]
+    package var input: [UInt8]
+    package var timeout: Duration
+    package var killGrace: Duration = .seconds(2)
+
+    package init(arguments: [String], environment: [String: String], input: [UInt8], timeout: Duration) {
+        self.arguments = arguments
+        self.environment = environment
+        self.input = input
+        self.timeout = timeout
+    }
 
     /// Starts the program and waits for it. Returns its exit status.
     /// - Throws: `.commandNotFound`, `.commandNotStartable`, `.commandTimedOut`, `.commandKilled`.
-    func run() throws -> Int32 {
+    package func run() throws -> Int32 {
         let name = arguments[0]
         // stdin is one end of a socket pair rather than a pipe: send(MSG_NOSIGNAL) cannot raise
         // SIGPIPE in nfctap when the program exits without reading.
