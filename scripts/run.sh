@@ -10,8 +10,9 @@ cd "$(dirname "$0")/.."
 ensure_packages "${NFCTAP_RUNTIME_PACKAGES[@]}"
 ensure_swift
 
-# pcscd is socket-activated under systemd; elsewhere (containers) start it ourselves.
-if ! pgrep -x pcscd >/dev/null 2>&1; then
+# pcscd is socket-activated under systemd; elsewhere (containers) start it ourselves
+# (NFCTAP_START_PCSCD=0 leaves it alone: the tests of this script use it).
+if [ "${NFCTAP_START_PCSCD:-1}" != 0 ] && ! pgrep -x pcscd >/dev/null 2>&1; then
     if [ -d /run/systemd/system ]; then
         ${SUDO:-$( [ "$(id -u)" -eq 0 ] || echo sudo )} systemctl start pcscd.socket || true
     elif [ "$(id -u)" -eq 0 ]; then

@@ -10,6 +10,7 @@ import Testing
         process.arguments = [SystemEnvironment.packageRoot.appendingPathComponent("scripts/run.sh").path]
         var env = ProcessInfo.processInfo.environment
         env["NFCTAP_BIN"] = SystemEnvironment.cliPath
+        env["NFCTAP_START_PCSCD"] = "0"  // no system pcscd left behind on the test's vpcd ports
         env["PCSCLITE_CSOCK_NAME"] = "/nonexistent/pcscd.comm"
         env["LIBNFC_DEVICE"] = ""
         process.environment = env
