@@ -31,11 +31,15 @@ public enum ZebraBLE {
     /// The MTU Zebra's SDK asks for.
     public static let preferredMTU = 515
 
-    /// Splits a write into ATT-sized pieces: `mtu - 3` bytes each (3 bytes of ATT header), the
-    /// last one shorter. The MTU is clamped to ``minimumMTU``…``maximumMTU``, since ATT allows
-    /// nothing else. No data gives no chunks. At MTU 23 a 50-byte write is 20 + 20 + 10.
+    /// An attribute value holds at most 512 bytes (Core spec Vol 3 Part F §3.2.9), whatever the MTU.
+    public static let maximumAttributeValue = 512
+
+    /// Splits a write into ATT-sized pieces: `mtu - 3` bytes each (3 bytes of ATT header), at most
+    /// ``maximumAttributeValue``, the last one shorter. The MTU is clamped to
+    /// ``minimumMTU``…``maximumMTU``, since ATT allows nothing else. No data gives no chunks.
+    /// At MTU 23 a 50-byte write is 20 + 20 + 10.
     public static func chunks(_ data: [UInt8], mtu: Int) -> [[UInt8]] {
-        let size = min(max(mtu, minimumMTU), maximumMTU) - 3
+        let size = min(min(max(mtu, minimumMTU), maximumMTU) - 3, maximumAttributeValue)
         return stride(from: 0, to: data.count, by: size).map { start in
             Array(data[start..<min(start + size, data.count)])
         }

@@ -112,7 +112,7 @@ struct ZebraHelpersTests {
     @Test func chunkSizes() {
         let data = (0..<1000).map { UInt8(truncatingIfNeeded: $0) }
         #expect(ZebraBLE.chunks(data, mtu: 515).map(\.count) == [512, 488])
-        #expect(ZebraBLE.chunks(data, mtu: 100_000).map(\.count) == [514, 486])       // clamped to 517
+        #expect(ZebraBLE.chunks(data, mtu: 100_000).map(\.count) == [512, 488])       // 512: an attribute value's limit
         #expect(ZebraBLE.chunks(data, mtu: 24).first?.count == 21)
         #expect(ZebraBLE.chunks(data, mtu: 515).flatMap { $0 } == data)
         #expect(ZebraBLE.chunks(Array(data[..<20]), mtu: 23).map(\.count) == [20])
