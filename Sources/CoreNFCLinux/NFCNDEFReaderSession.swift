@@ -179,7 +179,9 @@ extension NFCNDEFReaderSession: SessionEngineHost {
                 engine.emit(.readFailed(presence.detected, error))
             case let .failed(error):
                 engine.emit(.readFailed(presence.detected, error))
-                if error.code == .readerSessionInvalidationErrorSystemIsBusy {
+                // iOS: a reader held by another process ends the session (203). A kiosk-style session
+                // (readerRemovalEndsSession = false) reports that tag's failure and goes on.
+                if error.code == .readerSessionInvalidationErrorSystemIsBusy, engine.configuration.readerRemovalEndsSession {
                     engine.finish(error)
                     return
                 }

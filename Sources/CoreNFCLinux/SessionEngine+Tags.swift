@@ -26,7 +26,7 @@ extension SessionEngine {
         }
         let link: any TagConnection
         do {
-            link = try presence.backend.connect(to: presence.detected, exclusive: configuration.exclusiveAccess)
+            link = try connectRetryingWhileBusy(presence)
         } catch {
             let failure = NFCReaderError.from(error, during: .read)
             report.error = failure
@@ -37,6 +37,21 @@ extension SessionEngine {
         let outcome = read(link, into: &report)
         conclude(report, outcome: outcome, link: link)
         return outcome
+    }
+
+    /// A reader another client holds only briefly (pcscd releasing a client that just died, a
+    /// tool's quick look) is tried again a few times, 100 ms apart, before it counts as busy (203).
+    private func connectRetryingWhileBusy(_ presence: TagPresence) throws -> any TagConnection {
+        var attempt = 0
+        while true {
+            do {
+                return try presence.backend.connect(to: presence.detected, exclusive: configuration.exclusiveAccess)
+            } catch ReaderError.readerBusy(let name) {
+                attempt += 1
+                guard attempt < 4, presence.isPresent else { throw ReaderError.readerBusy(name) }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
     }
 
     private func read(_ link: any TagConnection, into report: inout NFCTagReport) -> TagReadOutcome {

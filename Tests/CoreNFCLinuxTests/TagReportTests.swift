@@ -112,3 +112,34 @@ struct WaitingSessionTests {
         #expect(delegate.log.invalidations.map(\.code.rawValue) == [1])
     }
 }
+
+@Suite("Busy readers in kiosk-style sessions")
+struct BusyReaderTests {
+    @Test("a reader held by another process: reported for that tag (203), the kiosk-style session goes on")
+    func busyReaderDoesNotEndAKioskSession() {
+        let h = Harness()
+        h.configuration.readerRemovalEndsSession = false
+        h.configuration.timeLimit = nil
+        let reports = Locked<[Int?]>([])
+        h.configuration.tagReportHandler = { r in reports.withLock { $0.append(r.error.map { $0.code.rawValue }) }; return true }
+        h.backend.busyReaders = ["Reader A"]
+        let delegate = ReadOnlyDelegate()
+        let session = h.ndefSession(delegate)
+        session.begin()
+        h.settle(session)
+        h.backend.place(ntag(message: "D1 01 04 55 04 61 2E 62"), on: "Reader A")
+        h.settle(session)
+        #expect(reports.withLock { $0 } == [203])
+        #expect(delegate.log.invalidations.isEmpty)
+        #expect(h.backend.connects.count >= 4, "tried again before giving up")
+        // Released: the next tap is read.
+        h.backend.busyReaders = []
+        h.backend.remove(from: "Reader A")
+        h.settle(session)
+        h.backend.place(ntag(message: "D1 01 04 55 04 61 2E 62"), on: "Reader A")
+        h.settle(session)
+        #expect(delegate.log.messageBatches.count == 1)
+        session.invalidate()
+        h.settle(session)
+    }
+}

@@ -8,7 +8,9 @@ import Glibc
 
 /// The vpcd card client against an in-test vpcd stand-in on 127.0.0.1 (no pcscd): framing,
 /// controls, replies and the card leaving the field, byte for byte.
-@Suite struct PCSCVPCDCardTests {
+// Serialized: run in parallel these tests fail about 1 time in 5 (a connection closed early;
+// seen before and after the VPCDCard/VPCDClient split, cause not found yet).
+@Suite(.serialized) struct PCSCVPCDCardTests {
     /// A scripted card that records what it was asked.
     final class Card: VPCDCardBehaviour, @unchecked Sendable {
         let lock = NSLock()

@@ -16,9 +16,42 @@ public final class VPCDCard: @unchecked Sendable {
     /// vpcd's first port; reader `00 01` is on the next one.
     public static let defaultPort: UInt16 = 35963
 
-    public let behaviour: VPCDCardBehaviour
-    public let host: String
-    public let port: UInt16
+    public var behaviour: VPCDCardBehaviour { client.behaviour }
+    public var host: String { client.host }
+    public var port: UInt16 { client.port }
+
+    /// The connection and its thread. The thread retains the client, never this handle, so a
+    /// card that is dropped without `remove()` is removed by `deinit` instead of reconnecting for ever.
+    private let client: VPCDClient
+
+    /// - Parameters:
+    ///   - port: vpcd's port; `$NFCTAP_VPCD_PORT` (set by scripts/services/pcscd.sh) or 35963 by default.
+    public init(behaviour: VPCDCardBehaviour, host: String = "127.0.0.1", port: UInt16? = nil) {
+        client = VPCDClient(behaviour: behaviour, host: host,
+                            port: port ?? ProcessInfo.processInfo.environment["NFCTAP_VPCD_PORT"].flatMap(UInt16.init) ?? Self.defaultPort)
+    }
+
+    deinit { client.remove() }
+
+    /// True between `insert()` and `remove()` (or the card leaving the field by itself).
+    public var isInserted: Bool { client.isInserted }
+
+    /// Inserts the card: connects to vpcd and starts answering. Does nothing when already inserted.
+    /// - Throws: `VPCDError.connectFailed` when vpcd is not listening (pcscd not running).
+    public func insert() throws { try client.insert() }
+
+    /// Removes the card: closes the connection and returns once the thread has ended.
+    public func remove() { client.remove() }
+
+    /// Ends the client (same as `remove()`; `deinit` calls it).
+    public func stop() { client.remove() }
+}
+
+/// The vpcd connection behind a `VPCDCard`, served on its own thread.
+final class VPCDClient: @unchecked Sendable {
+    let behaviour: VPCDCardBehaviour
+    let host: String
+    let port: UInt16
 
     private let condition = NSCondition()
     // Guarded by `condition`:
@@ -27,25 +60,18 @@ public final class VPCDCard: @unchecked Sendable {
     private var worker: Thread?
     private var finished = true
 
-    /// - Parameters:
-    ///   - port: vpcd's port; `$NFCTAP_VPCD_PORT` (set by scripts/services/pcscd.sh) or 35963 by default.
-    public init(behaviour: VPCDCardBehaviour, host: String = "127.0.0.1", port: UInt16? = nil) {
+    init(behaviour: VPCDCardBehaviour, host: String, port: UInt16) {
         self.behaviour = behaviour
         self.host = host
-        self.port = port ?? ProcessInfo.processInfo.environment["NFCTAP_VPCD_PORT"].flatMap(UInt16.init) ?? Self.defaultPort
+        self.port = port
     }
 
-    deinit { stop() }
-
-    /// True between `insert()` and `remove()` (or the card leaving the field by itself).
-    public var isInserted: Bool {
+    var isInserted: Bool {
         condition.lock(); defer { condition.unlock() }
         return wanted
     }
 
-    /// Inserts the card: connects to vpcd and starts answering. Does nothing when already inserted.
-    /// - Throws: `VPCDError.connectFailed` when vpcd is not listening (pcscd not running).
-    public func insert() throws {
+    func insert() throws {
         condition.lock()
         if wanted { condition.unlock(); return }
         // A previous worker that ended by itself (card left the field) must be fully gone.
@@ -64,8 +90,7 @@ public final class VPCDCard: @unchecked Sendable {
         thread.start()
     }
 
-    /// Removes the card: closes the connection and returns once the thread has ended.
-    public func remove() {
+    func remove() {
         condition.lock()
         wanted = false
         socket?.shutdownBoth()
@@ -74,9 +99,6 @@ public final class VPCDCard: @unchecked Sendable {
         worker = nil
         condition.unlock()
     }
-
-    /// Ends the client (same as `remove()`; `deinit` calls it).
-    public func stop() { remove() }
 
     // MARK: - The worker thread
 
