@@ -7,6 +7,7 @@ NFCTAP_RUNTIME_PACKAGES=(
     libpcsclite-dev pcscd libccid     # PC/SC: build, daemon, USB CCID reader driver
     libnfc-dev libnfc-bin             # libnfc: build, nfc-list
     libsystemd-dev                    # sd-bus client (BlueZ pairing)
+    procps                            # pgrep (run.sh: is pcscd running?)
 )
 # What the tests need on top (scripts/test.sh): a virtual reader driver, a private bus with a BlueZ
 # mock, and the tools that check the packaging. Not installed by run.sh: vpcd adds virtual readers
@@ -14,7 +15,7 @@ NFCTAP_RUNTIME_PACKAGES=(
 NFCTAP_TEST_PACKAGES=(
     vsmartcard-vpcd pcsc-tools
     dbus-daemon python3-dbusmock
-    systemd udev
+    systemd udev iproute2   # systemd-analyze, udevadm; ss (scripts/services/pcscd-ctl)
 )
 
 log() { printf 'nfctap: %s\n' "$*" >&2; }

@@ -27,22 +27,12 @@ final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
 
     /// Runs the session to its end and says how the command ends.
     func run() -> ScanOutcome.Decision {
-        var configuration = NFCSessionConfiguration()
-        configuration.timeLimit = timeout > 0 ? .seconds(timeout) : nil
-        configuration.readerFilter = readers.filter
-        configuration.alertHandler = { [prompt] text in prompt.message(NDEFText.safe(text)) }
+        let configuration = DeskSession.configuration(timeout: timeout, readers: readers, prompt: prompt)
         guard let session = NFCTagReaderSession(pollingOption: .iso14443, delegate: self, configuration: configuration,
                                                 environment: recorder.environment(wrapping: .shared)) else {
             return .failure(CLIError("cannot create a tag reader session"))
         }
-        let trap = SignalTrap(queue: DispatchQueue(label: "nfctap.apdu.signals")) { number in
-            session.invalidate(reason: .signal(number))
-        }
-        session.begin()
-        let decision = outcome.wait()
-        prompt.stop()
-        withExtendedLifetime((trap, session)) {}
-        return decision
+        return DeskSession.run(session, outcome: outcome, prompt: prompt)
     }
 
     // MARK: NFCTagReaderSessionDelegate

@@ -28,24 +28,14 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
 
     /// Runs the session to its end and says how the command ends.
     func run() -> ScanOutcome.Decision {
-        var configuration = NFCSessionConfiguration()
-        configuration.timeLimit = timeout > 0 ? .seconds(timeout) : nil
-        configuration.readerFilter = readers.filter
+        var configuration = DeskSession.configuration(timeout: timeout, readers: readers, prompt: prompt)
         configuration.collectTagDetails = true
-        configuration.alertHandler = { [prompt] text in prompt.message(NDEFText.safe(text)) }
         configuration.tagReportHandler = { [self] report in handle(report) }
         let session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false,
                                            configuration: configuration,
                                            environment: recorder.environment(wrapping: .shared))
         lock.withLock { self.session = session }
-        let trap = SignalTrap(queue: DispatchQueue(label: "nfctap.scan.signals")) { number in
-            session.invalidate(reason: .signal(number))
-        }
-        session.begin()
-        let decision = outcome.wait()
-        prompt.stop()
-        withExtendedLifetime((trap, session)) {}
-        return decision
+        return DeskSession.run(session, outcome: outcome, prompt: prompt)
     }
 
     // MARK: NFCNDEFReaderSessionDelegate

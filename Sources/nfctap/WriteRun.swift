@@ -29,21 +29,11 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
 
     /// Runs the session to its end and says how the command ends.
     func run() -> ScanOutcome.Decision {
-        var configuration = NFCSessionConfiguration()
-        configuration.timeLimit = timeout > 0 ? .seconds(timeout) : nil
-        configuration.readerFilter = readers.filter
-        configuration.alertHandler = { [prompt] text in prompt.message(NDEFText.safe(text)) }
+        let configuration = DeskSession.configuration(timeout: timeout, readers: readers, prompt: prompt)
         let session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false,
                                            configuration: configuration,
                                            environment: recorder.environment(wrapping: .shared))
-        let trap = SignalTrap(queue: DispatchQueue(label: "nfctap.write.signals")) { number in
-            session.invalidate(reason: .signal(number))
-        }
-        session.begin()
-        let decision = outcome.wait()
-        prompt.stop()
-        withExtendedLifetime((trap, session)) {}
-        return decision
+        return DeskSession.run(session, outcome: outcome, prompt: prompt)
     }
 
     // MARK: NFCNDEFReaderSessionDelegate
