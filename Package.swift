@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "NFCReaders", dependencies: ["NFCTags", "PCSC", "LibNFC"]),
         .target(name: "CoreNFCLinux", dependencies: ["NFCReaders", "NFCTags", "NDEF"]),
         .target(name: "Pairing", dependencies: ["ZebraPrinter", "CSDBus"]),
+        // Desktop entries, Exec lines, URL claims, launch files: `nfctap agent` (background reading).
+        .target(name: "DesktopIntegration"),
 
         // Virtual tags, the vpcd card client and the PN532 emulator (tests, `demo`, `emulate`).
         .target(name: "TagEmulation", dependencies: ["NFCTags", "NFCReaders", "NDEF"]),
@@ -45,6 +47,7 @@ let package = Package(
             name: "nfctap",
             dependencies: [
                 "NDEF", "NFCTags", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation",
+                "DesktopIntegration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -56,6 +59,8 @@ let package = Package(
         .executableTarget(name: "SingleReadExample", dependencies: ["CoreNFCLinux"], path: "Examples/SingleRead"),
         .executableTarget(name: "InventoryExample", dependencies: ["CoreNFCLinux"], path: "Examples/Inventory"),
         .executableTarget(name: "TagReaderExample", dependencies: ["CoreNFCLinux"], path: "Examples/TagReader"),
+        .executableTarget(name: "BackgroundTagReadingExample", dependencies: ["CoreNFCLinux"],
+                          path: "Examples/BackgroundTagReading", exclude: ["nfctap-example-tickets.desktop"]),
 
         .executableTarget(
             name: "nfctap-bench",
@@ -70,6 +75,7 @@ let package = Package(
         .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "NFCReaders", "NFCTags", "TagEmulation", "NDEF"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "PCSC", "LibNFC", "NFCTags", "TagEmulation"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "ZebraPrinter"]),
+        .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"]),
         // Ring 3 (system): real pcscd + vpcd, libnfc + PN532 emulator, BlueZ mock, the CLI as a user runs it.
         // Started by scripts/test.sh; each suite is skipped with a clear reason when its daemon is absent.
         .testTarget(

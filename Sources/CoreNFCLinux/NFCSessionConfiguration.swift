@@ -55,5 +55,9 @@ public struct NFCSessionConfiguration: Sendable {
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 
+    /// true: while this session runs, `nfctap agent` (background reading) lets go of the readers,
+    /// as iOS pauses background reading during an app's session. The agent's own session sets false.
+    public var pausesBackgroundReading: Bool = true
+
     public init() {}
 }

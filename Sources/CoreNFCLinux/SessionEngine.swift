@@ -50,6 +50,8 @@ final class SessionEngine: @unchecked Sendable {
     private var batchQueued = false
     private var limitTimer: (any NFCScheduledAction)?
     var connection: ActiveConnection?
+    /// The shared lock that pauses `nfctap agent` while this session runs (BackgroundReadingPause.swift).
+    private var backgroundReadingHold: NFCBackgroundReading.Hold?
 
     init(sessionQueue: DispatchQueue, configuration: NFCSessionConfiguration, environment: NFCReaderEnvironment) {
         self.sessionQueue = sessionQueue
@@ -85,6 +87,7 @@ final class SessionEngine: @unchecked Sendable {
             return
         }
         let config = configuration
+        if config.pausesBackgroundReading { backgroundReadingHold = NFCBackgroundReading.holdForSession() }
         let backends: [any ReaderBackend]
         do {
             backends = try environment.makeBackends()
@@ -346,6 +349,8 @@ final class SessionEngine: @unchecked Sendable {
         present = []
         readers = [:]
         environment.slot.release(self)
+        backgroundReadingHold?.release()
+        backgroundReadingHold = nil
         let host = retainedHost ?? self.host
         retainedHost = nil
         host?.engine(self, didInvalidateWith: error)

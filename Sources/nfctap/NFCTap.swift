@@ -27,6 +27,7 @@ struct NFCTap: ParsableCommand {
             Emulate.self,
             Pair.self,
             Readers.self,
+            Agent.self,
         ]
     )
 }

@@ -1,0 +1,28 @@
+import CoreNFCLinux
+import Foundation
+
+/// Tag reports from the session queue, taken by the agent's bus thread; and the stop request.
+final class AgentInbox: @unchecked Sendable {
+    private let state = KioskLocked<(reports: [NFCTagReport], stop: Bool)>(([], false))
+
+    func post(_ report: NFCTagReport) { state.withLock { $0.reports.append(report) } }
+    func take() -> [NFCTagReport] { state.withLock { s in defer { s.reports = [] }; return s.reports } }
+    func requestStop() { state.withLock { $0.stop = true } }
+
+    var hasWork: Bool { state.withLock { !$0.reports.isEmpty || $0.stop } }
+    var stopRequested: Bool { state.withLock { $0.stop } }
+}
+
+/// The agent's machine output: one JSON object per line on stdout (the journal keeps it under
+/// systemd). Every line has `"event"`: started, reading, paused, tap, action, closed, error.
+enum AgentEvents {
+    private static let lock = NSLock()
+
+    static func emit(_ event: String, _ fields: [(String, JSONValue)] = []) {
+        let text = JSONValue.object([("event", .string(event))] + fields).jsonText
+        lock.withLock {
+            print(text)
+            fflush(stdout)
+        }
+    }
+}
