@@ -121,6 +121,7 @@ struct AgentTap {
         case let .pair(identity)?:
             lines.append("Pair with this printer" + (identity.model.map { " (\($0))" } ?? ""))
         case nil:
+            if case let .text(text) = content { lines.append(text) }
             if let refusedURL {
                 lines.append("No application opens \(URLSchemePolicy.scheme(of: refusedURL) ?? "such") links")
             }
