@@ -16,6 +16,7 @@ NFCTAP_TEST_PACKAGES=(
     vsmartcard-vpcd pcsc-tools
     dbus-daemon python3-dbusmock
     systemd udev iproute2   # systemd-analyze, udevadm; ss (scripts/services/pcscd-ctl)
+    xdg-utils desktop-file-utils   # nfctap agent: xdg-open/xdg-mime, desktop-file-validate
 )
 
 log() { printf 'nfctap: %s\n' "$*" >&2; }
