@@ -41,8 +41,8 @@ public enum NFCBackgroundReading {
     }
 
     /// For a session: a shared lock on `session.lock`, after the agent (if any) released the readers.
-    static func holdForSession() -> Hold? {
-        guard let dir = directory(), let hold = lock(dir + "/session.lock", exclusive: false, wait: .seconds(1)) else { return nil }
+    static func holdForSession(environment: [String: String] = ProcessInfo.processInfo.environment) -> Hold? {
+        guard let dir = directory(environment: environment), let hold = lock(dir + "/session.lock", exclusive: false, wait: .seconds(1)) else { return nil }
         // Let the agent notice and let go: an exclusive test of agent.lock succeeds once it has.
         let agentLock = dir + "/agent.lock"
         let fd = open(agentLock, O_RDONLY | O_CLOEXEC)
