@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(
             name: "SystemTests",
             dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "NFCReaders", "Pairing", "ZebraPrinter",
-                           "CoreNFCLinux", "nfctap"],
+                           "CoreNFCLinux", "nfctap", "DesktopIntegration"],
             exclude: ["Fixtures/bluez_zebra.py"]
         ),
     ],

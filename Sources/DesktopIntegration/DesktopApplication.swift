@@ -16,6 +16,16 @@ public struct DesktopApplication: Sendable, Equatable {
     /// (the spec: it "exists but shouldn't be displayed").
     public var noDisplay: Bool
 
+    public init(id: String, path: String, name: String, icon: String?, exec: ExecLine, urlPrefixes: [String], noDisplay: Bool) {
+        self.id = id
+        self.path = path
+        self.name = name
+        self.icon = icon
+        self.exec = exec
+        self.urlPrefixes = urlPrefixes
+        self.noDisplay = noDisplay
+    }
+
     /// The argv to launch the application for `url`, with `file` as `%f`/`%F`.
     public func argv(url: String?, file: String?) -> [String] {
         exec.arguments(for: ExecContext(urls: url.map { [$0] } ?? [], files: file.map { [$0] } ?? [],
@@ -28,4 +38,9 @@ public struct URLClaim: Sendable, Equatable {
     public var application: DesktopApplication
     /// Length of the prefix that matched (the longest wins).
     public var prefixLength: Int
+
+    public init(application: DesktopApplication, prefixLength: Int) {
+        self.application = application
+        self.prefixLength = prefixLength
+    }
 }
