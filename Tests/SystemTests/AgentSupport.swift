@@ -219,3 +219,55 @@ extension CLIProcess {
         return events(name)
     }
 }
+
+/// A generic python3-dbusmock object as the desktop portal (`org.freedesktop.portal.OpenURI`),
+/// recording `OpenURI` calls.
+final class OpenURIPortalMock {
+    static let name = "org.freedesktop.portal.Desktop"
+    static let path = "/org/freedesktop/portal/desktop"
+    let control: DBusConnection
+    private let process = Process()
+
+    init(address: String) throws {
+        control = try DBusConnection(address: address)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-m", "dbusmock", Self.name, Self.path, "org.freedesktop.portal.OpenURI"]
+        var env = ProcessInfo.processInfo.environment
+        env["DBUS_SESSION_BUS_ADDRESS"] = address
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let wake = try control.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.name)'") { _ in }
+        defer { wake.cancel() }
+        let owned = try control.process(until: { self.owned }, timeout: .seconds(15))
+        try #require(owned, "the portal mock did not claim \(Self.name)")
+        try control.call(destination: Self.name, path: Self.path, interface: "org.freedesktop.DBus.Mock", member: "AddMethod",
+                         arguments: [.string("org.freedesktop.portal.OpenURI"), .string("OpenURI"), .string("ssa{sv}"),
+                                     .string("o"), .string("ret = dbus.ObjectPath('/org/freedesktop/portal/desktop/request/1/t')")])
+    }
+
+    private var owned: Bool {
+        guard let r = try? control.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                        interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
+                                        arguments: [.string(Self.name)]),
+              case .uint32(let pid)? = r.first else { return false }
+        return pid == UInt32(process.processIdentifier)
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// The arguments of every `OpenURI` call so far.
+    func openURICalls() throws -> [[DBusValue]] {
+        let reply = try control.call(destination: Self.name, path: Self.path, interface: "org.freedesktop.DBus.Mock",
+                                     member: "GetMethodCalls", arguments: [.string("OpenURI")])
+        return (reply.first?.elements ?? []).compactMap { call in
+            guard case .structure(let fields) = call, fields.count == 2 else { return nil }
+            return fields[1].elements?.map(\.unwrapped)
+        }
+    }
+}

@@ -30,8 +30,11 @@ extension PCSCSystemTests {
         }
 
         /// Starts the agent on the desk; returns once it reads.
-        static func startAgent(_ desk: AgentDesk, _ server: NotificationServerMock, _ args: [String] = []) throws -> CLIProcess {
-            let agent = try CLIProcess(["agent", "--reader", "PCD 00 01"] + args, environment: desk.environment(busAddress: server.address))
+        static func startAgent(_ desk: AgentDesk, _ server: NotificationServerMock, _ args: [String] = [],
+                               environment extra: [String: String] = [:]) throws -> CLIProcess {
+            var env = desk.environment(busAddress: server.address)
+            for (k, v) in extra { env[k] = v }
+            let agent = try CLIProcess(["agent", "--reader", "PCD 00 01"] + args, environment: env)
             agent.waitForEvents("reading")
             return agent
         }
@@ -150,6 +153,28 @@ extension PCSCSystemTests {
             #expect(agent.finish().status == 0)
         }
 
+        @Test func sandboxedAgentOpensThroughTheOpenURIPortal() throws {
+            let desk = try AgentDesk()
+            let server = try NotificationServerMock()
+            let portal = try OpenURIPortalMock(address: server.address)
+            let browser = try desk.recordingApp("browser-stub")
+            try desk.desktopEntry("browser-stub.desktop", name: "Browser Stub", exec: "\(browser) %u", prefixes: nil)
+            _ = try desk.run("/usr/bin/xdg-mime", ["default", "browser-stub.desktop", "x-scheme-handler/https"], busAddress: server.address)
+            let agent = try Self.startAgent(desk, server, environment: ["FLATPAK_ID": "org.example.Sandboxed"])
+            let url = "https://nfctap.dev/portal"
+            let tap = try TagOnPCSCD(Self.tag(NDEFMessage(records: [.uri(url)]).encoded(), uid: 0x0A))
+            let event = try #require(agent.waitForEvents("tap").first)
+            withExtendedLifetime(tap) {}
+            try server.invoke(Self.notificationID(event), "default")
+            agent.waitForEvents("action")
+            let calls = try portal.openURICalls()
+            #expect(calls.count == 1)
+            #expect(calls.first?.count == 3 && calls.first?[0] == .string("") && calls.first?[1] == .string(url))
+            #expect(!desk.ran("browser-stub"))  // not xdg-open inside the sandbox
+            agent.interrupt()
+            #expect(agent.finish().status == 0)
+        }
+
         // MARK: Hostile and plain tags
 
         @Test func hostileTagsAreNotOpenedAndTheirTextIsEscaped() throws {
@@ -222,6 +247,15 @@ extension PCSCSystemTests {
             let record = try recorder.read()
             #expect(record.env["NFCTAP_SERIAL"] == "XXZFJ170700336")
             #expect(record.env["NFCTAP_BT_MAC"] == "CC:78:AB:3E:BA:E0")
+            // Closed by the server (NotificationClosed): its action is forgotten.
+            try server.control.call(destination: NotificationServerMock.name, path: NotificationServerMock.path,
+                                    interface: NotificationServerMock.name, member: "CloseNotification",
+                                    arguments: [.uint32(Self.notificationID(event))])
+            let closed = try #require(agent.waitForEvents("closed").first)
+            #expect(Self.notificationID(closed) == Self.notificationID(event))
+            try server.invoke(Self.notificationID(event), "pair")
+            usleep(1_000_000)
+            #expect(agent.events("action").count == 1)
             agent.interrupt()
             #expect(agent.finish().status == 0)
         }
@@ -238,23 +272,25 @@ extension PCSCSystemTests {
                                       environment: desk.environment(busAddress: server.address))
             agent.waitForEvents("paused")
             scan.waitForStderr("Hold a tag near")
-            let scanned = try #require(try { () throws -> CLIResult in
-                let tap = try TagOnPCSCD(Self.tag(NDEFMessage(records: [.uri("https://nfctap.dev/scan")]).encoded(), uid: 0x08))
-                let result = scan.finish()
-                withExtendedLifetime(tap) {}
-                return result
-            }())
-            #expect(scanned.status == 0, "\(scanned.stderr)")
-            #expect(try ScanJSON.decode(scanned.stdout).records?.first?.uri == "https://nfctap.dev/scan")
-            // The scan's tag never reached the agent.
-            agent.waitForEvents("resumed")
-            #expect(agent.events("tap").isEmpty)
-            #expect(try server.notifyCalls().isEmpty)
+            do {
+                let scanTag = try TagOnPCSCD(Self.tag(NDEFMessage(records: [.uri("https://nfctap.dev/scan")]).encoded(), uid: 0x08))
+                let scanned = scan.finish()
+                #expect(scanned.status == 0, "\(scanned.stderr)")
+                #expect(try ScanJSON.decode(scanned.stdout).records?.first?.uri == "https://nfctap.dev/scan")
+                // The agent resumes; the scan's tag, still on the reader, is not a new tap.
+                agent.waitForEvents("resumed")
+                let skipped = agent.waitForEvents("skipped").first
+                #expect(skipped?["uid"] as? String == "04A6E200000008")
+                usleep(500_000)
+                #expect(agent.events("tap").isEmpty)
+                #expect(try server.notifyCalls().isEmpty)
+                withExtendedLifetime(scanTag) {}
+            }
 
             // Reading again after the scan ended.
             let tap = try TagOnPCSCD(Self.tag(NDEFMessage(records: [.uri("https://nfctap.dev/after")]).encoded(), uid: 0x09))
             let event = try #require(agent.waitForEvents("tap").first)
-            #expect(event["summary"] as? String == "https://nfctap.dev/after")
+            #expect(event["summary"] as? String == "https://nfctap.dev/after", "\(event)")
             withExtendedLifetime(tap) {}
             agent.interrupt()
             #expect(agent.finish().status == 0)

@@ -23,8 +23,8 @@ struct Agent: ParsableCommand {
             While any other nfctap session (a `scan`, an app using CoreNFCLinux) runs, the agent \
             releases the readers and resumes after it (lock files in $XDG_RUNTIME_DIR/nfctap).
 
-            stdout: one JSON object per event (started, reading, paused, resumed, tap, action, \
-            closed, paired, error); stderr: messages.
+            stdout: one JSON object per event (started, reading, paused, resumed, tap, unread, \
+            skipped, action, closed, paired, error); stderr: messages.
 
             Exit codes: 0 stopped by a signal, 1 no session bus / the bus failed, 64 usage error.
             """)

@@ -14,7 +14,7 @@ final class AgentInbox: @unchecked Sendable {
 }
 
 /// The agent's machine output: one JSON object per line on stdout (the journal keeps it under
-/// systemd). Every line has `"event"`: started, reading, paused, tap, action, closed, error.
+/// systemd). Every line has `"event"`: started, reading, paused, resumed, tap, unread, skipped, action, closed, paired, error.
 enum AgentEvents {
     private static let lock = NSLock()
 

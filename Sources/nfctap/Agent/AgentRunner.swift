@@ -2,6 +2,7 @@ import CoreNFCLinux
 import DesktopIntegration
 import Dispatch
 import Foundation
+import NFCReaders
 import Pairing
 
 /// `nfctap agent`'s loop, on one thread (the D-Bus connection's): it keeps a reader session
@@ -24,6 +25,8 @@ final class AgentRunner {
     private var reader: AgentReader?
     private var readerHold: NFCBackgroundReading.Hold?
     private var paused = false
+    /// Tags present when reading resumed after a pause: their first report is not a tap.
+    private var skipOnce: Set<String> = []
     /// Restart delay after the session ended by itself.
     private var retryAfter: ContinuousClock.Instant?
     /// Notification id → tap, in posting order.
@@ -97,6 +100,9 @@ final class AgentRunner {
         // Hold agent.lock first, then check again: a session that started in between waits for us.
         let hold = NFCBackgroundReading.holdForAgent(environment: environment)
         if NFCBackgroundReading.sessionIsActive(environment: environment) { return }
+        // Tags left on a reader by the session that just ended are not new taps (as on iOS, a tag
+        // read by an app does not come back as a background read): skip their first report.
+        if paused { skipOnce = Self.presentTags() }
         let reader = AgentReader(filter: settings.filter, inbox: inbox)
         self.reader = reader
         readerHold = hold
@@ -116,6 +122,18 @@ final class AgentRunner {
     // MARK: Notifications
 
     private func post(_ report: NFCTagReport) {
+        let key = Self.key(report.tag.reader.name, report.tag.uid)
+        if skipOnce.remove(key) != nil {
+            AgentEvents.emit("skipped", [("uid", .string(report.tag.uid.hexString)), ("reader", .string(report.tag.reader.name)),
+                                         ("reason", .string("on the reader when reading resumed"))])
+            return
+        }
+        guard report.completed else {
+            // As iOS background reading: a failed read (tag pulled away) shows nothing; logged only.
+            AgentEvents.emit("unread", [("uid", .string(report.tag.uid.hexString)), ("reader", .string(report.tag.reader.name)),
+                                        ("readError", .string(report.error?.localizedDescription ?? "read incomplete"))])
+            return
+        }
         let directories = XDGDataDirectories.all(environment: environment)
         let index = DesktopEntryIndex(dataDirectories: directories, locale: Self.locale(environment))
         for problem in index.problems {
@@ -167,6 +185,14 @@ final class AgentRunner {
         taps.remove(at: i)
         AgentEvents.emit("closed", [("notification", .int(Int(id))), ("reason", .int(Int(reason)))])
     }
+
+    /// reader name + UID of the tags on the PC/SC readers now (libnfc devices are not looked at).
+    static func presentTags() -> Set<String> {
+        guard let snapshot = try? PCSCBackend().snapshot() else { return [] }
+        return Set(snapshot.compactMap { entry in entry.tag.map { key(entry.reader.name, $0.uid) } })
+    }
+
+    static func key(_ reader: String, _ uid: [UInt8]) -> String { reader + "\u{0}" + uid.hexString }
 
     static func actionName(_ action: AgentTap.Action?) -> String {
         switch action {

@@ -15,6 +15,11 @@ struct TapDispatcher {
     /// Where `/.flatpak-info` is looked for (tests point it elsewhere).
     var sandboxMarker = "/.flatpak-info"
 
+    /// Inside a Flatpak sandbox: `/.flatpak-info` exists, or `FLATPAK_ID` is set (flatpak run sets it).
+    var isSandboxed: Bool {
+        FileManager.default.fileExists(atPath: sandboxMarker) || !(environment["FLATPAK_ID"] ?? "").isEmpty
+    }
+
     enum Outcome {
         /// Done; the text says what happened (for the log).
         case done(String)
@@ -38,7 +43,7 @@ struct TapDispatcher {
             let pid = try ProgramLauncher.launch(argv, environment: env)
             return .done("launched \(claim.application.id) (pid \(pid))")
         case let .openWithDefault(url)?:
-            if FileManager.default.fileExists(atPath: sandboxMarker) {
+            if isSandboxed {
                 // org.freedesktop.portal.OpenURI.OpenURI(s parent_window, s uri, a{sv} options)
                 _ = try bus.call(destination: "org.freedesktop.portal.Desktop", path: "/org/freedesktop/portal/desktop",
                                  interface: "org.freedesktop.portal.OpenURI", member: "OpenURI",
