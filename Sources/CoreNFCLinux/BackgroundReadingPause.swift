@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 
 /// Coexistence of reader sessions with the background reader (`nfctap agent`), as iOS pauses
-/// background tag reading while an app runs a session (docs/architecture.md, background reading).
+/// background tag reading while an app runs a session (README.md, "Desk: background reading").
 ///
 /// Two lock files in `$XDG_RUNTIME_DIR/nfctap/` carry the signal between processes:
 /// - `session.lock`: every session of this library (CLI or app) holds a *shared* `flock` on it

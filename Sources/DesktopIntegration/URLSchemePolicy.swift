@@ -1,7 +1,7 @@
 // Which tag URLs the agent may open with the user's default handler when no application claims
 // them: web links, phone numbers and mail addresses. Anything else (file:, javascript:, smb:,
-// a custom scheme) only opens through an application that claims it (docs/architecture.md,
-// background reading).
+// a custom scheme) only opens through an application that claims it (README.md, "Desk:
+// background reading").
 
 public enum URLSchemePolicy {
     /// Schemes opened with the default handler without a claim.

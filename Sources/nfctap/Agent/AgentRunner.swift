@@ -56,6 +56,10 @@ final class AgentRunner {
         let inbox = inbox
         let trap = SignalTrap(queue: DispatchQueue(label: "nfctap.agent.signals")) { _ in inbox.requestStop() }
         defer { withExtendedLifetime(trap) {} }
+        if NFCBackgroundReading.directory(environment: environment) == nil {
+            Stderr.line("nfctap agent: XDG_RUNTIME_DIR is not set: other nfctap sessions cannot pause the agent, "
+                        + "and applications cannot be given the tag's message (run it as a systemd user unit)")
+        }
         AgentEvents.emit("started", [("markup", .bool(notifier.bodyMarkup))])
         var status: Int32 = 0
         while !inbox.stopRequested {

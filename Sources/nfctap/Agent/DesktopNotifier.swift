@@ -54,7 +54,7 @@ final class DesktopNotifier {
     func notify(summary: String, body: String, actions: [String]) throws -> UInt32 {
         let hints: [String: DBusValue] = ["category": .string("device"), "urgency": .byte(1)]
         let reply = try bus.call(destination: Self.name, path: Self.path, interface: Self.name, member: "Notify",
-                                 arguments: [.string("nfctap"), .uint32(0), .string("nfc"), .string(summary), .string(body),
+                                 arguments: [.string("nfctap"), .uint32(0), .string(""), .string(summary), .string(body),
                                              .strings(actions), .properties(hints), .int32(-1)],
                                  timeout: .seconds(5))
         guard case let .uint32(id)? = reply.first else {
