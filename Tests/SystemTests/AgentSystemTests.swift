@@ -109,7 +109,10 @@ extension PCSCSystemTests {
             var shipped = try String(contentsOf: SystemEnvironment.packageRoot
                 .appendingPathComponent("Examples/BackgroundTagReading/nfctap-example-tickets.desktop"), encoding: .utf8)
             shipped = shipped.replacingOccurrences(of: "Exec=BackgroundTagReadingExample", with: "Exec=\(example)")
-            try shipped.write(toFile: desk.dataHome + "/applications/nfctap-example-tickets.desktop", atomically: true, encoding: .utf8)
+            let entry = desk.dataHome + "/applications/nfctap-example-tickets.desktop"
+            try shipped.write(toFile: entry, atomically: true, encoding: .utf8)
+            let (valid, problems) = try desk.run("/usr/bin/desktop-file-validate", [entry], busAddress: server.address)
+            #expect(valid == 0 && problems.isEmpty, "\(problems)")
 
             let agent = try Self.startAgent(desk, server)
             let tap = try TagOnPCSCD(Self.tag(Self.ticketMessage(), uid: 0x02))
