@@ -271,9 +271,11 @@ extension PCSCSystemTests {
             let agent = try Self.startAgent(desk, server)
 
             // A scan in another process: the agent lets go of the readers while it runs.
+            let scanStarted = Date()
             let scan = try CLIProcess(["scan", "--json", "--timeout", "20", "--reader", "PCD 00 01"],
                                       environment: desk.environment(busAddress: server.address))
             agent.waitForEvents("paused")
+            let pausedAfter = Date().timeIntervalSince(scanStarted)
             scan.waitForStderr("Hold a tag near")
             do {
                 let scanTag = try TagOnPCSCD(Self.tag(NDEFMessage(records: [.uri("https://nfctap.dev/scan")]).encoded(), uid: 0x08))
@@ -291,8 +293,11 @@ extension PCSCSystemTests {
             }
 
             // Reading again after the scan ended.
+            let tapped = Date()
             let tap = try TagOnPCSCD(Self.tag(NDEFMessage(records: [.uri("https://nfctap.dev/after")]).encoded(), uid: 0x09))
             let event = try #require(agent.waitForEvents("tap").first)
+            print("agent timing: paused \(Int(pausedAfter * 1000)) ms after the scan process started; "
+                  + "tag inserted → notification posted in \(Int(Date().timeIntervalSince(tapped) * 1000)) ms")
             #expect(event["summary"] as? String == "https://nfctap.dev/after", "\(event)")
             withExtendedLifetime(tap) {}
             agent.interrupt()

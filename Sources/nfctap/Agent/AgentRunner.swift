@@ -168,11 +168,11 @@ final class AgentRunner {
         do {
             let json = TagReportJSON.object(tap.report).jsonText
             switch try dispatcher.perform(tap, bus: notifier.bus, jsonText: json, pairingFinished: { text in
-                Stderr.line("nfctap agent: \(text)")
+                Stderr.line("nfctap agent: \(NDEFText.safe(text))")
                 AgentEvents.emit("paired", [("notification", .int(Int(id))), ("result", .string(text))])
             }) {
             case let .done(text):
-                Stderr.line("nfctap agent: \(text)")
+                Stderr.line("nfctap agent: \(NDEFText.safe(text))")
                 fields.append(("result", .string(text)))
             case .pairingStarted:
                 fields.append(("result", .string("pairing started")))
