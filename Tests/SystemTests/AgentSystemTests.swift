@@ -304,6 +304,25 @@ extension PCSCSystemTests {
             #expect(agent.finish().status == 0)
         }
 
+        @Test func agentYieldsToAnAppUsingTheLibrary() throws {
+            let desk = try AgentDesk()
+            let server = try NotificationServerMock()
+            let agent = try Self.startAgent(desk, server)
+            // An iOS-style program (CoreNFCLinux's NFCNDEFReaderSession) with a 2 s time limit.
+            let app = try ExampleProcess("InventoryExample", ["--time-limit", "2", "--reader", "PCD 00 01"],
+                                         environment: desk.environment(busAddress: server.address))
+            agent.waitForEvents("paused")
+            #expect(app.waitUntilActive())
+            _ = app.finish()
+            agent.waitForEvents("resumed")
+            let tap = try TagOnPCSCD(Self.tag(NDEFMessage(records: [.uri("https://nfctap.dev/library")]).encoded(), uid: 0x0B))
+            let event = try #require(agent.waitForEvents("tap").first)
+            #expect(event["summary"] as? String == "https://nfctap.dev/library")
+            withExtendedLifetime(tap) {}
+            agent.interrupt()
+            #expect(agent.finish().status == 0)
+        }
+
         // MARK: The unit
 
         @Test(.enabled(if: PackagingTests.haveSystemdAnalyze || SystemEnvironment.environment["NFCTAP_REQUIRE_SYSTEM"] == "1"))
