@@ -52,14 +52,16 @@ ensure_swift() {
 # 0.0.0.0. Uses the installed driver when the machine has the package (its configuration is then
 # the owner's business and is left alone); otherwise unpacks the package (apt-get download +
 # dpkg-deb -x) under .build-test/vpcd/, once. Prints the driver's path.
-NFCTAP_VPCD_SYSTEM_DRIVER=/usr/lib/pcsc/drivers/serial/libifdvpcd.so
+# (NFCTAP_VPCD_SYSTEM_DRIVER=/nonexistent makes a machine with the package take the fresh-machine path.)
+NFCTAP_VPCD_PACKAGED_DRIVER=/usr/lib/pcsc/drivers/serial/libifdvpcd.so
 ensure_vpcd_driver() {
-    if [ -r "$NFCTAP_VPCD_SYSTEM_DRIVER" ]; then
-        printf '%s\n' "$NFCTAP_VPCD_SYSTEM_DRIVER"
+    local system="${NFCTAP_VPCD_SYSTEM_DRIVER:-$NFCTAP_VPCD_PACKAGED_DRIVER}"
+    if [ -r "$system" ]; then
+        printf '%s\n' "$system"
         return 0
     fi
     local dir="$PWD/.build-test/vpcd"
-    local driver="$dir/root$NFCTAP_VPCD_SYSTEM_DRIVER"
+    local driver="$dir/root$NFCTAP_VPCD_PACKAGED_DRIVER"
     if [ ! -r "$driver" ]; then
         log "unpacking the vpcd driver (vsmartcard-vpcd, not installed) into $dir"
         rm -rf "$dir" && mkdir -p "$dir/root"
@@ -70,7 +72,7 @@ ensure_vpcd_driver() {
             (cd "$dir" && apt-get download -qq vsmartcard-vpcd >/dev/null) || { log "apt-get download vsmartcard-vpcd failed"; return 1; }
         fi
         dpkg-deb -x "$dir"/vsmartcard-vpcd_*.deb "$dir/root"
-        [ -r "$driver" ] || { log "vsmartcard-vpcd has no $NFCTAP_VPCD_SYSTEM_DRIVER"; return 1; }
+        [ -r "$driver" ] || { log "vsmartcard-vpcd has no $NFCTAP_VPCD_PACKAGED_DRIVER"; return 1; }
     fi
     printf '%s\n' "$driver"
 }

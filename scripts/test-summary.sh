@@ -6,13 +6,14 @@
 #   test-summary.sh fuzz STATUS       < scripts/fuzz.sh output → one record
 #   test-summary.sh total STATUS      < the records            → the lines printed at the end
 #
-# A record is NAME<TAB>PASSED<TAB>FAILED<TAB>NOTE<TAB>FIRST-FAILURE. `total` prints
+# A record is NAME, PASSED, FAILED, NOTE, FIRST-FAILURE separated by the unit separator (0x1F:
+# unlike a tab, `read` keeps an empty field between two of them). `total` prints
 # `NAME: P passed, F failed[ (NOTE)]` per record, `first failure: …` when there is one, and last a
 # plain `tests: P passed, F failed` with the sums (the line CI reads).
 set -euo pipefail
 
-tab=$'\t'
-record() { printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-}" "${5:-}"; }
+sep=$'\x1f'
+record() { printf '%s\x1f%s\x1f%s\x1f%s\x1f%s\n' "$1" "$2" "$3" "${4:-}" "${5:-}"; }
 
 case "${1:-}" in
 ring)
@@ -62,7 +63,7 @@ fuzz)
     # scripts/fuzz.sh's table: "<target> <execs> <rate> <result> <notes>", result ok/FOUND/CRASH/STRICT.
     rows="$(printf '%s\n' "$out" | grep -E '^[a-z0-9-]+ .* (ok|FOUND|CRASH|STRICT) ' || true)"
     passed="$(printf '%s\n' "$rows" | grep -Ec ' ok ' || true)"
-    bad="$(printf '%s\n' "$rows" | grep -E ' (FOUND|CRASH|STRICT) ' | awk '{print $1 " " $4}' | paste -sd ',' - || true)"
+    bad="$(printf '%s\n' "$rows" | grep -E ' (FOUND|CRASH|STRICT) ' | awk '{for (i = 2; i <= NF; i++) if ($i ~ /^(FOUND|CRASH|STRICT)$/) { print $1 " " $i; break }}' | paste -sd ',' - || true)"
     failed="$(printf '%s\n' "$rows" | grep -Ec ' (FOUND|CRASH|STRICT) ' || true)"
     if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; bad="scripts/fuzz.sh exit status $status"; fi
     record fuzz "$passed" "$failed" "targets, ASan${bad:+; $bad}" "${bad:+fuzz: $bad}"
@@ -70,7 +71,7 @@ fuzz)
 total)
     status="$2"
     sum_passed=0 sum_failed=0 first=""
-    while IFS="$tab" read -r name passed failed note failure; do
+    while IFS="$sep" read -r name passed failed note failure; do
         [ -n "$name" ] || continue
         printf '%s: %d passed, %d failed%s\n' "$name" "$passed" "$failed" "${note:+ ($note)}"
         sum_passed=$(( sum_passed + passed ))

@@ -93,7 +93,7 @@ import Testing
             cp "$1" "$r/tmp/"
             in_root() { chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LIBNFC_DEVICE= "$@"; }
             echo "== install"
-            in_root apt-get install -y --no-download "/tmp/$(basename "$1")" >"$t/apt.log" 2>&1 || { cat "$t/apt.log"; exit 1; }
+            in_root apt-get install -y "/tmp/$(basename "$1")" >"$t/apt.log" 2>&1 || { cat "$t/apt.log"; exit 1; }
             echo "== doctor"
             in_root nfctap doctor || true
             echo "== user"
