@@ -30,7 +30,16 @@ DEVICENAME   /dev/null:$hexport
 LIBPATH      $driver
 CHANNELID    $hexport
 CONF
-    "$NFCTAP_PCSCD_CTL" start
+    if [ "${NFCTAP_PCSCD_OWN_NETNS:-0}" = 1 ]; then
+        # Only pcscd in a namespace of its own (clients reach it by its Unix socket, which works
+        # across network namespaces; vpcd's TCP ports are then out of everyone's reach): for
+        # callers outside scripts/test.sh's namespace that need no virtual card, e.g. scripts/bench.sh.
+        unshare --net --mount --propagation private bash -c \
+            'ip link set lo up; if [ -d /run/pcscd ]; then mount -t tmpfs tmpfs /run/pcscd; fi; exec "$0" start' \
+            "$NFCTAP_PCSCD_CTL"
+    else
+        "$NFCTAP_PCSCD_CTL" start
+    fi
     log "pcscd: pid $(cat "$NFCTAP_PCSCD_DIR/pcscd.pid"), socket $PCSCLITE_CSOCK_NAME, vpcd on port $NFCTAP_VPCD_PORT (private network namespace), log $NFCTAP_PCSCD_LOG"
     export NFCTAP_SERVICE_PCSCD=1
 }
