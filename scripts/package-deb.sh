@@ -40,8 +40,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-for tool in dpkg-deb dpkg-shlibdeps python3 gzip; do
-    command -v "$tool" >/dev/null 2>&1 || ensure_packages dpkg-dev python3 gzip
+for tool in dpkg-deb dpkg-shlibdeps python3 gzip strip; do
+    command -v "$tool" >/dev/null 2>&1 || ensure_packages dpkg-dev python3 gzip binutils
 done
 
 if [ -z "$binary" ]; then
@@ -60,6 +60,8 @@ trap 'rm -rf "$work"' EXIT
 root="$work/root"
 
 install -D -m 755 "$binary" "$root/usr/bin/nfctap"
+# Debian ships binaries stripped (the static Swift runtime's symbols alone are tens of MB).
+strip --strip-unneeded "$root/usr/bin/nfctap"
 install -D -m 644 udev/60-nfctap.rules "$root/usr/lib/udev/rules.d/60-nfctap.rules"
 install -D -m 644 udev/nfctap-blacklist.conf "$root/usr/lib/modprobe.d/nfctap-blacklist.conf"
 install -d "$root/usr/lib/systemd/system"

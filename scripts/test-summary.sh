@@ -23,7 +23,8 @@ ring)
     # every failed test: "Test name() failed after … with N issues."; skipped: "Test name() skipped".
     total="$(printf '%s\n' "$out" | sed -n 's/.*Test run with \([0-9][0-9]*\) tests\{0,1\} .*/\1/p' | tail -1)"
     failed="$(printf '%s\n' "$out" | grep -E '^[^ ]+ Test .* failed after' | grep -vc 'Test run with' || true)"
-    skipped="$(printf '%s\n' "$out" | grep -Ec '^[^ ]+ Test .* skipped' || true)"
+    # (A test whose name says "skipped" prints "started." and "passed after" lines, not a skip.)
+    skipped="$(printf '%s\n' "$out" | grep -E '^[^ ]+ Test .* skipped' | grep -Evc ' (started\.|passed after|failed after)' || true)"
     first="$(printf '%s\n' "$out" | grep -E '^[^ ]+ Test .* failed after' | grep -v 'Test run with' | head -1 \
              | sed -E 's/^.*Test (.*) failed after.*$/\1/' || true)"
     where="$(printf '%s\n' "$out" | grep -E 'recorded an issue at ' | head -1 \
