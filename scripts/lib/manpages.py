@@ -64,8 +64,14 @@ def write_page(command: dict, path: list, outdir: str, version: str, see_also: l
     if command.get("abstract") or discussion:
         out.append(".SH DESCRIPTION")
         out.append(roff(command.get("abstract", "")))
-        if discussion:
-            out += [".PP", ".nf", roff(discussion), ".fi"]
+        # Paragraphs (blank-line separated) are filled; lines indented in the source stay as written.
+        for paragraph in (discussion or "").split("\n\n"):
+            if not paragraph.strip():
+                continue
+            if any(line.startswith((" ", "\t")) for line in paragraph.split("\n")):
+                out += [".PP", ".nf", roff(paragraph), ".fi"]
+            else:
+                out += [".PP", roff(paragraph)]
     if args:
         out.append(".SH OPTIONS")
         for a in args:
