@@ -196,7 +196,10 @@ main() {
         execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$logfile" | tail -1)"
         rate="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$logfile" | tail -1)"
         size="$(find "$corpus" -type f | wc -l)"
-        if [ "$status" -eq 0 ]; then
+        if [ "$status" -eq 0 ] && ! check_accepted_findings "$t" "$bin"; then
+            failed=1
+            report "$(printf '%-12s %10s %8s  %-6s %s' "$t" "${execs:-?}" "${rate:-?}/s" "STRICT" "an accepted finding is not reported in strict mode")"
+        elif [ "$status" -eq 0 ]; then
             report "$(printf '%-12s %10s %8s  %-6s %s' "$t" "${execs:-?}" "${rate:-?}/s" "ok" "corpus $size, $((SECONDS - start)) s")"
             rm -f "$logfile"
             rmdir "$out" 2>/dev/null || true
