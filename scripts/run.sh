@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 
 ensure_packages "${NFCTAP_RUNTIME_PACKAGES[@]}"
 ensure_swift
+warn_system_vpcd
 
 # pcscd is socket-activated under systemd; elsewhere (containers) start it ourselves
 # (NFCTAP_START_PCSCD=0 leaves it alone: the tests of this script use it).

@@ -22,6 +22,9 @@ cd "$(dirname "$0")/.."
 if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
     ensure_swift
     ip link set lo up
+    # pcscd writes and, leaving, deletes /run/pcscd/pcscd.pid (and .comm): a private tmpfs there
+    # keeps it off the machine's pcscd. (As root the directory is made if missing, as pcscd would.)
+    [ -d /run/pcscd ] || mkdir -p /run/pcscd 2>/dev/null || true
     if [ -d /run/pcscd ]; then mount -t tmpfs -o mode=0755 tmpfs /run/pcscd; fi
 
     export NFCTAP_TEST_RUN_DIR
