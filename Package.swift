@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // nfctap: Core NFC's reader model on Linux, over pcsc-lite and libnfc.
-// The module shape follows shared/ARCHITECTURE.md; see README.md for the map.
+// The module shape follows docs/architecture.md; see README.md for the map.
 import PackageDescription
 
 let package = Package(
@@ -20,7 +20,9 @@ let package = Package(
     ],
     targets: [
         // C libraries from Debian's -dev packages.
-        .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
+        // pcsc-lite (libpcsclite-dev) is a C target, not a pkg-config system library: its .pc adds
+        // `-pthread`, a flag SwiftPM refuses with a warning on every build (Sources/CPCSCLite/include).
+        .target(name: "CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
         .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 

@@ -60,7 +60,7 @@ ndef_vectors = [
     h("D1 02 1F") + b"Sp" + h("91 01 05 55 01 61 2E 62 11 03 01") + b"act" + h("00 11 01 04 73 00 00 01 00 51 01 04 54 02 65 6E"),
     h("D4 0F 13") + b"android.com:pkg" + b"com.example.printer",
     h("D2 09 0B") + b"image/png" + h("89 50 4E 47 0D 0A 1A 0A 00 00 00"),
-    # A Zebra tag's message (specs/zebra.md §1, Tests/ZebraPrinterTests).
+    # A Zebra tag's message (docs/zebra.md §1, Tests/ZebraPrinterTests).
     h("D1 01 5F 55 01") + b"zebra.com/apps/r/nfc?mE=000000000000&mW=&mB=cc78ab3ebae0&c=ZQ320-A0E02T0-00&s=XXZFJ170700336&v=0",
 ]
 for v in ndef_vectors:

@@ -207,8 +207,10 @@ echo "|---|---|---|---|---|"
 
 # PC/SC: a private pcscd with vpcd (scripts/services/pcscd.sh), its readers empty.
 export NFCTAP_TEST_RUN_DIR="$RUN"
-# Its own vpcd port pair (machine-wide TCP ports): a test run elsewhere keeps 35963/35964.
+# Its own vpcd port pair, and pcscd alone in a network namespace of its own (the readers stay
+# empty, so no card needs to reach vpcd): its ports, bound on every address, stay off the network.
 export NFCTAP_VPCD_PORT="${NFCTAP_VPCD_PORT:-36963}"
+export NFCTAP_PCSCD_OWN_NETNS=1
 . scripts/services/pcscd.sh
 if start_pcscd >"$RUN/pcscd-start.log" 2>&1; then
     PCSCD_STARTED=1

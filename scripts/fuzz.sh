@@ -134,6 +134,21 @@ main() {
     scratch="$(mktemp -d /tmp/nfctap-fuzz.XXXXXX)"
     trap 'rm -rf "$scratch"' EXIT
 
+    # The accepted findings of target $1 (Fuzz/findings/accepted.txt): each passes as the harness
+    # runs by default and is reported (non-zero exit) under NFCTAP_FUZZ_STRICT=1.
+    check_accepted_findings() {
+        local t="$1" bin="$2" name
+        while read -r name; do
+            case "$name" in ''|'#'*) continue ;; "$t"-*) ;; *) continue ;; esac
+            if ! "$bin" "Fuzz/findings/$name" >/dev/null 2>&1; then
+                log "$t: accepted finding $name is reported without strict mode"; return 1
+            fi
+            if NFCTAP_FUZZ_STRICT=1 "$bin" -artifact_prefix="$scratch/" "Fuzz/findings/$name" >/dev/null 2>&1; then
+                log "$t: NFCTAP_FUZZ_STRICT=1 accepts finding $name: the harness's strict switch is broken"; return 1
+            fi
+        done < Fuzz/findings/accepted.txt
+    }
+
     failed=0
     results=()
     # One summary line per target, logged as soon as the target is done and repeated at the end.
@@ -151,6 +166,11 @@ main() {
             inputs=(Fuzz/corpus/"$t"/*)
             [ -e "${inputs[0]}" ] || inputs=()
             if [ ${#inputs[@]} -eq 0 ] || "$bin" -artifact_prefix="$out/" "${inputs[@]}" >"$logfile" 2>&1; then
+                if ! check_accepted_findings "$t" "$bin"; then
+                    failed=1
+                    report "$(printf '%-12s %10s %8s  %-6s %s' "$t" "${#inputs[@]} inputs" "-" "STRICT" "an accepted finding is not reported in strict mode")"
+                    continue
+                fi
                 report "$(printf '%-12s %10s %8s  %-6s %s' "$t" "${#inputs[@]} inputs" "-" "ok" "$((SECONDS - start)) s")"
                 rm -f "$logfile"
                 rmdir "$out" 2>/dev/null || true
@@ -176,7 +196,10 @@ main() {
         execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$logfile" | tail -1)"
         rate="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$logfile" | tail -1)"
         size="$(find "$corpus" -type f | wc -l)"
-        if [ "$status" -eq 0 ]; then
+        if [ "$status" -eq 0 ] && ! check_accepted_findings "$t" "$bin"; then
+            failed=1
+            report "$(printf '%-12s %10s %8s  %-6s %s' "$t" "${execs:-?}" "${rate:-?}/s" "STRICT" "an accepted finding is not reported in strict mode")"
+        elif [ "$status" -eq 0 ]; then
             report "$(printf '%-12s %10s %8s  %-6s %s' "$t" "${execs:-?}" "${rate:-?}/s" "ok" "corpus $size, $((SECONDS - start)) s")"
             rm -f "$logfile"
             rmdir "$out" 2>/dev/null || true

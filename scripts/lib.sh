@@ -9,13 +9,15 @@ NFCTAP_RUNTIME_PACKAGES=(
     libsystemd-dev                    # sd-bus client (BlueZ pairing)
     procps                            # pgrep (run.sh: is pcscd running?)
 )
-# What the tests need on top (scripts/test.sh): a virtual reader driver, a private bus with a BlueZ
-# mock, and the tools that check the packaging. Not installed by run.sh: vpcd adds virtual readers
-# to the system's pcscd.
+# What the tests need on top (scripts/test.sh): a private bus with a BlueZ mock, the tools that
+# check the packaging, and namespaces. The virtual reader driver (vsmartcard-vpcd) is NOT
+# installed: its package adds /etc/reader.conf.d/vpcd, which puts virtual readers listening on
+# every address into any pcscd of the machine; ensure_vpcd_driver unpacks the driver privately.
 NFCTAP_TEST_PACKAGES=(
-    vsmartcard-vpcd pcsc-tools
     dbus-daemon python3-dbusmock
-    systemd udev iproute2   # systemd-analyze, udevadm; ss (scripts/services/pcscd-ctl)
+    systemd udev            # systemd-analyze, udevadm (packaging checks)
+    iproute2 util-linux     # ip, ss (scripts/services/pcscd-ctl); unshare (scripts/test.sh)
+    dpkg-dev                # dpkg-shlibdeps (scripts/package-deb.sh and its test)
     xdg-utils desktop-file-utils   # nfctap agent: xdg-open/xdg-mime, desktop-file-validate
 )
 
@@ -44,4 +46,43 @@ ensure_swift() {
         done
     fi
     command -v swift >/dev/null 2>&1 || { log "Swift 6 is needed: install it to /opt/swift (https://swift.org/install)"; exit 1; }
+}
+
+# The vpcd reader driver for the test pcscd, without installing vsmartcard-vpcd: the package's
+# /etc/reader.conf.d/vpcd would give every pcscd on the machine virtual readers listening on
+# 0.0.0.0. Uses the installed driver when the machine has the package (its configuration is then
+# the owner's business and is left alone); otherwise unpacks the package (apt-get download +
+# dpkg-deb -x) under .build-test/vpcd/, once. Prints the driver's path.
+# (NFCTAP_VPCD_SYSTEM_DRIVER=/nonexistent makes a machine with the package take the fresh-machine path.)
+NFCTAP_VPCD_PACKAGED_DRIVER=/usr/lib/pcsc/drivers/serial/libifdvpcd.so
+ensure_vpcd_driver() {
+    local system="${NFCTAP_VPCD_SYSTEM_DRIVER:-$NFCTAP_VPCD_PACKAGED_DRIVER}"
+    if [ -r "$system" ]; then
+        printf '%s\n' "$system"
+        return 0
+    fi
+    local dir="$PWD/.build-test/vpcd"
+    local driver="$dir/root$NFCTAP_VPCD_PACKAGED_DRIVER"
+    if [ ! -r "$driver" ]; then
+        log "unpacking the vpcd driver (vsmartcard-vpcd, not installed) into $dir"
+        rm -rf "$dir" && mkdir -p "$dir/root"
+        if ! (cd "$dir" && apt-get download -qq vsmartcard-vpcd >/dev/null 2>&1); then
+            local sudo=""
+            [ "$(id -u)" -eq 0 ] || sudo="sudo"
+            $sudo apt-get update -qq
+            (cd "$dir" && apt-get download -qq vsmartcard-vpcd >/dev/null) || { log "apt-get download vsmartcard-vpcd failed"; return 1; }
+        fi
+        dpkg-deb -x "$dir"/vsmartcard-vpcd_*.deb "$dir/root"
+        [ -r "$driver" ] || { log "vsmartcard-vpcd has no $NFCTAP_VPCD_PACKAGED_DRIVER"; return 1; }
+    fi
+    printf '%s\n' "$driver"
+}
+
+# A note (not an error) when vpcd is configured for the machine's own pcscd: its readers listen
+# on every address. nfctap's scripts before issue 16 installed vsmartcard-vpcd for the tests.
+warn_system_vpcd() {
+    [ -e /etc/reader.conf.d/vpcd ] || return 0
+    log "note: /etc/reader.conf.d/vpcd (vsmartcard-vpcd) gives this machine's pcscd virtual readers"
+    log "      listening on 0.0.0.0:35963-35964. nfctap's tests no longer need it; if an older"
+    log "      scripts/test.sh installed it (and you do not use vpcd), remove it: apt-get purge vsmartcard-vpcd"
 }

@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 
 ensure_packages "${NFCTAP_RUNTIME_PACKAGES[@]}"
 ensure_swift
+warn_system_vpcd
 
 # pcscd is socket-activated under systemd; elsewhere (containers) start it ourselves
 # (NFCTAP_START_PCSCD=0 leaves it alone: the tests of this script use it).
@@ -27,7 +28,16 @@ if [ -n "${NFCTAP_BIN:-}" ]; then
     bin="$NFCTAP_BIN"
 else
     log "building (release)"
-    swift build -c release --product nfctap >/dev/null
+    # The build's progress lines are dropped, its diagnostics kept: a failed build shows its
+    # errors (and the last lines it printed) instead of only an exit status.
+    build_log="$(mktemp /tmp/nfctap-build.XXXXXX)"
+    if ! swift build -c release --product nfctap >"$build_log" 2>&1; then
+        grep -Ev '^\[[0-9]+/[0-9]+\] ' "$build_log" >&2 || true
+        rm -f "$build_log"
+        log "the build failed (errors above)"
+        exit 1
+    fi
+    rm -f "$build_log"
     bin="$(swift build -c release --show-bin-path)/nfctap"
 fi
 

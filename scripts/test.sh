@@ -1,59 +1,133 @@
 #!/usr/bin/env bash
-# Runs every test: unit, protocol and system rings (shared/ARCHITECTURE.md).
-# Installs what is missing, starts the daemons the system ring uses (scripts/services/*.sh:
-# each defines start_<name> and stop_<name>), runs `swift test`, stops what it started.
+# Runs every test: unit, protocol and system rings (docs/architecture.md), then a kiosk soak and
+# a brief fuzz pass. Extra arguments go to `swift test` instead (e.g. --filter ScanCLITests), with
+# the daemons up and no soak or fuzz.
+#
+# In two stages:
+# 1. on the machine: installs what is missing, finds the vpcd driver (never configured in /etc),
+#    builds; this stage needs the network (apt, SwiftPM);
+# 2. in a private network + mount namespace (unshare; a user namespace too when not root): starts
+#    the daemons the system ring uses (scripts/services/*.sh: each defines start_<name> and
+#    stop_<name>), runs `swift test`, stops what it started. Its only network interface is
+#    loopback, so vpcd's ports (bound on every address) are unreachable from outside and do not
+#    collide with a pcscd of the machine; /run/pcscd is a private tmpfs, so the test pcscd cannot
+#    touch the machine's pcscd.pid or socket.
+# Then, back on the machine: checks that /etc/reader.conf.d is as it was, and prints one summary
+# line per ring, the first failing test, and last a plain `tests: N passed, N failed` line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
+# ---- stage 2: inside the namespace (scripts/test.sh re-runs itself with NFCTAP_TEST_STAGE=inner) ----
+if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
+    ensure_swift
+    ip link set lo up
+    # pcscd writes and, leaving, deletes /run/pcscd/pcscd.pid (and .comm): a private tmpfs there
+    # keeps it off the machine's pcscd. (As root the directory is made if missing, as pcscd would.)
+    [ -d /run/pcscd ] || mkdir -p /run/pcscd 2>/dev/null || true
+    if [ -d /run/pcscd ]; then mount -t tmpfs -o mode=0755 tmpfs /run/pcscd; fi
+
+    export NFCTAP_TEST_RUN_DIR
+    NFCTAP_TEST_RUN_DIR="$(mktemp -d /tmp/nfctap-test.XXXXXX)"
+    # The system ring must not skip in this script: a missing daemon is a failure here.
+    export NFCTAP_REQUIRE_SYSTEM=1
+    summary="${NFCTAP_TEST_SUMMARY:?}"
+
+    services=()
+    for f in scripts/services/*.sh; do
+        [ -e "$f" ] || continue
+        . "$f"
+        services+=("$(basename "$f" .sh)")
+    done
+
+    stop_all() {
+        local rc=$?
+        for s in "${services[@]}"; do "stop_$s" || true; done
+        if [ "$rc" -ne 0 ]; then
+            # The daemons' logs go with the run directory: show their ends (the summary follows them).
+            for f in "$NFCTAP_TEST_RUN_DIR"/*.log; do
+                [ -f "$f" ] || continue
+                log "last lines of $f:"
+                tail -n 30 "$f" >&2
+            done
+        fi
+        rm -rf "$NFCTAP_TEST_RUN_DIR"
+        exit $rc
+    }
+    trap stop_all EXIT INT TERM
+
+    for s in "${services[@]}"; do log "starting $s"; "start_$s"; done
+
+    # `swift test` with its output kept for the summary: RING passed failed first-failure, one line.
+    failed_any=0
+    run_ring() {
+        local ring="$1"; shift
+        local out="$NFCTAP_TEST_RUN_DIR/$ring.out" status=0
+        swift test --skip-build --disable-xctest "$@" 2>&1 | tee "$out" || status=$?
+        scripts/test-summary.sh ring "$ring" "$status" <"$out" >>"$summary"
+        [ "$status" -eq 0 ] || failed_any=1
+    }
+
+    # Rings 1 and 2 in parallel; ring 3 one test at a time: its suites share one pcscd (with two
+    # vpcd readers), one private bus and the org.bluez name, and restart pcscd under each other.
+    if [ "$#" -gt 0 ]; then
+        log "running tests: $*"
+        run_ring selected "$@"
+    else
+        log "running unit and protocol tests"
+        run_ring unit+protocol --skip SystemTests
+        log "running system tests (serially: they share the daemons)"
+        run_ring system --filter SystemTests --no-parallel
+        # The kiosk under 500 virtual taps: resources flat, one line per tap (< 10 s).
+        status=0
+        scripts/soak.sh 500 2>&1 | tee "$NFCTAP_TEST_RUN_DIR/soak.out" || status=$?
+        scripts/test-summary.sh soak "$status" <"$NFCTAP_TEST_RUN_DIR/soak.out" >>"$summary"
+        [ "$status" -eq 0 ] || failed_any=1
+        # Every fuzz target briefly, under AddressSanitizer (Fuzz/README.md; NFCTAP_FUZZ_SECONDS=0
+        # replays the committed corpus and regression inputs only).
+        log "brief fuzz pass"
+        status=0
+        ./scripts/fuzz.sh --seconds "${NFCTAP_FUZZ_SECONDS:-5}" 2>&1 | tee "$NFCTAP_TEST_RUN_DIR/fuzz.out" || status=$?
+        scripts/test-summary.sh fuzz "$status" <"$NFCTAP_TEST_RUN_DIR/fuzz.out" >>"$summary"
+        [ "$status" -eq 0 ] || failed_any=1
+    fi
+    exit "$failed_any"
+fi
+
+# ---- stage 1: on the machine ----
 ensure_packages "${NFCTAP_RUNTIME_PACKAGES[@]}" "${NFCTAP_TEST_PACKAGES[@]}"
 ensure_swift
-
-export NFCTAP_TEST_RUN_DIR
-NFCTAP_TEST_RUN_DIR="$(mktemp -d /tmp/nfctap-test.XXXXXX)"
-# The system ring must not skip in this script: a missing daemon is a failure here.
-export NFCTAP_REQUIRE_SYSTEM=1
-
-services=()
-for f in scripts/services/*.sh; do
-    [ -e "$f" ] || continue
-    . "$f"
-    services+=("$(basename "$f" .sh)")
-done
-
-stop_all() {
-    local rc=$?
-    for s in "${services[@]}"; do "stop_$s" || true; done
-    if [ "$rc" -ne 0 ]; then
-        # The daemons' logs go with the run directory: show their ends first.
-        for f in "$NFCTAP_TEST_RUN_DIR"/*.log; do
-            [ -f "$f" ] || continue
-            log "last lines of $f:"
-            tail -n 30 "$f" >&2
-        done
-    fi
-    rm -rf "$NFCTAP_TEST_RUN_DIR"
-    exit $rc
-}
-trap stop_all EXIT INT TERM
+NFCTAP_VPCD_DRIVER="$(ensure_vpcd_driver)"
+export NFCTAP_VPCD_DRIVER
+warn_system_vpcd
 
 log "building"
 swift build --build-tests
-for s in "${services[@]}"; do log "starting $s"; "start_$s"; done
 
-# Rings 1 and 2 in parallel; ring 3 one test at a time: its suites share one pcscd (with two
-# vpcd readers), one private bus and the org.bluez name, and restart pcscd under each other.
-if [ "$#" -gt 0 ]; then
-    log "running tests: $*"
-    swift test --skip-build "$@"
+# What must be the same after the run: the machine's reader configuration.
+etc_state() { find /etc/reader.conf.d -maxdepth 1 -type f -exec sha256sum {} + 2>/dev/null | LC_ALL=C sort || true; }
+etc_before="$(etc_state)"
+
+export NFCTAP_TEST_SUMMARY
+NFCTAP_TEST_SUMMARY="$(mktemp /tmp/nfctap-test-summary.XXXXXX)"
+trap 'rm -f "$NFCTAP_TEST_SUMMARY"' EXIT
+
+if [ "$(id -u)" -eq 0 ]; then
+    namespace=(unshare --net --mount)
 else
-    log "running unit and protocol tests"
-    swift test --skip-build --skip SystemTests
-    log "running system tests (serially: they share the daemons)"
-    swift test --skip-build --filter SystemTests --no-parallel
-    scripts/soak.sh 500   # the kiosk under 500 virtual taps: resources flat, one line per tap (< 10 s)
-    # Every fuzz target briefly, under AddressSanitizer (Fuzz/README.md; NFCTAP_FUZZ_SECONDS=0
-    # replays the committed corpus and regression inputs only).
-    log "brief fuzz pass"
-    ./scripts/fuzz.sh --seconds "${NFCTAP_FUZZ_SECONDS:-5}"
+    # A user namespace lets a user make the network namespace; inside it the tests run as its root.
+    namespace=(unshare --user --map-root-user --net --mount)
 fi
+status=0
+NFCTAP_TEST_STAGE=inner "${namespace[@]}" -- "$PWD/scripts/test.sh" "$@" || status=$?
+
+if [ "$(etc_state)" != "$etc_before" ]; then
+    log "FAIL: /etc/reader.conf.d changed during the run:"
+    diff <(printf '%s\n' "$etc_before") <(etc_state) >&2 || true
+    printf 'machine-state: 0 passed, 1 failed (/etc/reader.conf.d changed)\n' >>"$NFCTAP_TEST_SUMMARY"
+    [ "$status" -ne 0 ] || status=1
+fi
+
+# Last on screen, after any daemon logs: one line per ring, the first failure, the total.
+scripts/test-summary.sh total "$status" <"$NFCTAP_TEST_SUMMARY"
+exit "$status"

@@ -2,7 +2,7 @@ import NFCTags
 import TagEmulation
 
 /// Type 4 NDEF reads through the in-process channel with 5 ms per exchange: exchanges and
-/// milliseconds per read, next to the least a reader could do (specs/tags-and-readers.md §2).
+/// milliseconds per read, next to the least a reader could do (docs/tags-and-readers.md §2).
 func type4BenchmarkRows() -> [BenchmarkRow] {
     struct Case {
         let name: String

@@ -185,9 +185,12 @@ private func checkRead(_ memory: Memory, _ setup: Setup) {
         switch (reference, other) {
         case let (.success(a), .success(b)) where a == b: break
         case (.failure, .failure): break
-        case (.failure(let e), .success), (.success, .failure(let e)) where !strict && isRollOverRefusal(e):
+        case let (.failure(e), .success) where !strict && isRollOverRefusal(e),
+             let (.success, .failure(e)) where !strict && isRollOverRefusal(e):
             // Finding 2 (accepted): the roll-over check refuses a lying CC only when a READ reaches
-            // page 16; a reader whose READs stop short of it reads the message that fits.
+            // page 16; a reader whose READs stop short of it reads the message that fits. (Each
+            // pattern has its own `where`: one clause after both would guard only the second, and
+            // a first-read failure followed by a success passed even in strict mode.)
             break
         default:
             finding("READ 16 gives \(describe(reference)), READ \(profile.readLength) / FAST_READ \(profile.fastReadLimit) gives \(describe(other))")

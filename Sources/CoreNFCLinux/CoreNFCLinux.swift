@@ -1,6 +1,6 @@
 // The Core NFC-compatible API. Re-exports the NDEF types so one import is enough.
 //
-// Same names and semantics as Apple's Core NFC (shared/specs/corenfc.md); what Linux adds or
+// Same names and semantics as Apple's Core NFC (docs/corenfc.md); what Linux adds or
 // does differently:
 // - `NFCSessionConfiguration` (reader filter, time limit or none, kiosk hot-plug, batch window,
 //   ISO 7816 AIDs to select, where alert messages go) and `NFCReaderEnvironment` (backends,

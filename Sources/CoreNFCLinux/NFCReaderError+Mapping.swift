@@ -10,7 +10,7 @@ enum TagOperationKind {
 }
 
 extension NFCReaderError {
-    /// Translates a tag-layer error (shared/specs/corenfc.md, "On Linux the natural causes map as").
+    /// Translates a tag-layer error (docs/corenfc.md, "On Linux the natural causes map as").
     init(_ error: TagError, during kind: TagOperationKind) {
         let text = error.description
         switch error {

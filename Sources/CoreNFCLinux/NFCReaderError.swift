@@ -4,7 +4,7 @@ import Foundation
 public let NFCErrorDomain: String = "NFCError"
 
 /// Core NFC's `NFCReaderError`: the error handed to `didInvalidateWithError` and to tag-operation
-/// completion handlers. Raw values are Apple's (shared/specs/corenfc.md, "Errors").
+/// completion handlers. Raw values are Apple's (docs/corenfc.md, "Errors").
 ///
 /// Match it as on iOS: `(error as? NFCReaderError)?.code == .readerSessionInvalidationErrorUserCanceled`,
 /// or `catch NFCReaderError.readerTransceiveErrorTagConnectionLost`. On Linux `message` says what happened

@@ -1,7 +1,7 @@
 import NFCTags
 
 /// Maps raw Type 2 commands given to `sendMiFareCommand(commandPacket:)` onto `Type2Link`
-/// (specs/tags-and-readers.md §1). Packets carry no CRC; the reader adds it.
+/// (docs/tags-and-readers.md §1). Packets carry no CRC; the reader adds it.
 enum Type2Command {
     /// Sends one command and returns the tag's reply (empty for an acknowledged WRITE).
     /// - Throws: `NFCReaderError` for bad packets and commands the link cannot pass; `TagError`

@@ -50,7 +50,7 @@ public enum TagError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Names the common ISO 7816-4 status words (shared/specs/tags-and-readers.md §2).
+/// Names the common ISO 7816-4 status words (docs/tags-and-readers.md §2).
 public func statusWordText(_ sw1: UInt8, _ sw2: UInt8) -> String {
     let sw = [sw1, sw2].hexString(separator: " ")
     let meaning: String?

@@ -36,7 +36,7 @@ public protocol NDEFTagOperations: AnyObject {
     func queryNDEFStatus() throws -> (status: NDEFTagStatus, capacity: Int)
     /// The raw NDEF message bytes; empty when the tag holds an empty NDEF message.
     func readNDEF() throws -> [UInt8]
-    /// Writes a whole NDEF message tear-safely (specs/tags-and-readers.md §1 and §2).
+    /// Writes a whole NDEF message tear-safely (docs/tags-and-readers.md §1 and §2).
     func writeNDEF(_ message: [UInt8]) throws
     /// Makes the tag permanently read-only.
     func writeLock() throws

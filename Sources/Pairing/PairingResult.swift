@@ -46,7 +46,7 @@ public struct BluetoothPairing: Equatable, Sendable {
     }
 }
 
-/// GATT Device Information service (0x180A) strings (specs/zebra.md §2).
+/// GATT Device Information service (0x180A) strings (docs/zebra.md §2).
 public struct DeviceInformation: Equatable, Sendable {
     /// 2A24
     public var model: String?

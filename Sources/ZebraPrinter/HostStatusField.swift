@@ -1,4 +1,4 @@
-/// Every field of a `~HS` reply, by line, in order (specs/zebra.md §3; ZPL II guide, `~HS`).
+/// Every field of a `~HS` reply, by line, in order (docs/zebra.md §3; ZPL II guide, `~HS`).
 /// Used to say exactly which field of which line is wrong in a ``HostStatusError``.
 public enum HostStatusField: String, Hashable, Sendable, CaseIterable {
     // Line 1: aaa,b,c,dddd,eee,f,g,h,iii,j,k,l

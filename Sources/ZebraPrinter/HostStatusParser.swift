@@ -1,5 +1,5 @@
 /// Reassembles and parses a `~HS` reply that arrives in pieces (BLE indications split it,
-/// specs/zebra.md §2–3).
+/// docs/zebra.md §2–3).
 ///
 /// The reply is three frames `STX fields ETX`, normally each followed by CR LF. Decisions:
 /// - CR and LF are skipped before and between frames (any number, or none); any other byte

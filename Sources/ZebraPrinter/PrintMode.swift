@@ -1,4 +1,4 @@
-/// The print mode reported in field `r` of a `~HS` reply's second line (specs/zebra.md §3).
+/// The print mode reported in field `r` of a `~HS` reply's second line (docs/zebra.md §3).
 public enum PrintMode: Hashable, Sendable {
     case rewind              // 0
     case peelOff             // 1

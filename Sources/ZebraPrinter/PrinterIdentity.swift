@@ -8,7 +8,7 @@ public struct MACAddress: Hashable, Sendable, CustomStringConvertible {
         self.bytes = bytes
     }
 
-    /// All zeros: Zebra's marker for "this interface is not present" (specs/zebra.md §1).
+    /// All zeros: Zebra's marker for "this interface is not present" (docs/zebra.md §1).
     public var isZero: Bool { bytes.allSatisfy { $0 == 0 } }
 
     public var description: String {
@@ -19,7 +19,7 @@ public struct MACAddress: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// What a Zebra printer's NFC tag says about the printer (specs/zebra.md §1).
+/// What a Zebra printer's NFC tag says about the printer (docs/zebra.md §1).
 public struct PrinterIdentity: Hashable, Sendable {
     /// `s`: serial number, also the default Bluetooth friendly name.
     public var serial: String

@@ -1,4 +1,4 @@
-/// A printer's answer to `~HS` (host status), decoded (specs/zebra.md §3).
+/// A printer's answer to `~HS` (host status), decoded (docs/zebra.md §3).
 public struct PrinterStatus: Hashable, Sendable {
     // Line 1: aaa,b,c,dddd,eee,f,g,h,iii,j,k,l
     /// `aaa`: communication settings (a bit-sum the ZPL guide documents).
@@ -53,7 +53,7 @@ public struct PrinterStatus: Hashable, Sendable {
     public var staticRAMInstalled: Bool
 
     /// Ready to print = not paper out, not paused, not head up, not ribbon out,
-    /// not too hot, not too cold (specs/zebra.md §3).
+    /// not too hot, not too cold (docs/zebra.md §3).
     public var readyToPrint: Bool { problems.isEmpty }
 
     /// What stops the printer from printing, in a fixed order; empty when ready.

@@ -1,4 +1,4 @@
-/// Set-Get-Do commands (specs/zebra.md §3): `! U1 getvar "name"` and `! U1 setvar "name" "value"`,
+/// Set-Get-Do commands (docs/zebra.md §3): `! U1 getvar "name"` and `! U1 setvar "name" "value"`,
 /// each ending in CR LF; the printer replies with the value in double quotes.
 public enum SGD {
     /// Longest name or value accepted when building a command.

@@ -1,4 +1,4 @@
-/// Fixed ZPL commands the project sends (specs/zebra.md §3).
+/// Fixed ZPL commands the project sends (docs/zebra.md §3).
 public enum ZPL {
     /// The test label of Zebra's demos: a Code 39 barcode of "Hello World!".
     /// `~hi^XA^FO20,20^BY3^B3N,N,150,Y,N^FDHello World!^FS^XZ` CR LF.

@@ -1,4 +1,4 @@
-/// Zebra's Bluetooth Low Energy interface (specs/zebra.md §2): a "parser" service whose
+/// Zebra's Bluetooth Low Energy interface (docs/zebra.md §2): a "parser" service whose
 /// "to printer" characteristic takes ZPL/SGD and whose "from printer" characteristic indicates
 /// replies, plus the standard Device Information service.
 public enum ZebraBLE {
@@ -46,7 +46,7 @@ public enum ZebraBLE {
     }
 }
 
-/// Zebra's Bluetooth Classic serial port (specs/zebra.md §2).
+/// Zebra's Bluetooth Classic serial port (docs/zebra.md §2).
 public enum ZebraSPP {
     /// Zebra's SDK opens RFCOMM channel 1 first.
     public static let rfcommChannel = 1

@@ -1,6 +1,6 @@
 import NDEF
 
-/// Decodes the URL on a Zebra printer's NFC tag ("Print Touch", specs/zebra.md §1) into a
+/// Decodes the URL on a Zebra printer's NFC tag ("Print Touch", docs/zebra.md §1) into a
 /// ``PrinterIdentity``.
 ///
 /// Accepted: scheme `http` or `https` (any case); host exactly `zebra.com` or `www.zebra.com`
@@ -69,7 +69,7 @@ public enum ZebraTag {
         return identity
     }
 
-    /// Empty or all zeros → nil (absent, specs/zebra.md §1); otherwise a valid MAC or an error.
+    /// Empty or all zeros → nil (absent, docs/zebra.md §1); otherwise a valid MAC or an error.
     private static func mac(_ field: QueryField) throws -> MACAddress? {
         if field.value.isEmpty { return nil }
         guard let mac = MACAddress(string: field.value) else {

@@ -1,7 +1,7 @@
 import NDEF
 
 /// Why a URI is not taken for a Zebra printer tag, or why a Zebra tag's query is unusable
-/// (specs/zebra.md §1). Every case says where the problem is; nothing is silently repaired.
+/// (docs/zebra.md §1). Every case says where the problem is; nothing is silently repaired.
 public enum ZebraTagError: Error, Hashable, Sendable {
     /// An NDEF URI record payload that is empty (nil) or starts with an identifier code other than
     /// `00`–`04` (the codes a Zebra URL can use).

@@ -1,5 +1,5 @@
 /// A URI split by hand over its UTF-8 bytes and checked to be a Zebra tag URL:
-/// `http[s]://[www.]zebra.com[:80|:443]/apps/r/nfc?<query>` (specs/zebra.md §1).
+/// `http[s]://[www.]zebra.com[:80|:443]/apps/r/nfc?<query>` (docs/zebra.md §1).
 ///
 /// Hand-written on purpose: whether a URI is Zebra's must not depend on a general URL parser's
 /// leniency (backslashes as slashes, user-info, IDNA, dot-segment removal). Anything unusual

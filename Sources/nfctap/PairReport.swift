@@ -103,7 +103,7 @@ enum PairReport {
         ]
     }
 
-    /// The ZPL manual's print mode names (specs/zebra.md §3); an unknown code as sent.
+    /// The ZPL manual's print mode names (docs/zebra.md §3); an unknown code as sent.
     static func name(_ mode: PrintMode) -> String {
         switch mode {
         case .rewind: return "rewind"

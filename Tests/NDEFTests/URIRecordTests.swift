@@ -56,7 +56,7 @@ import NDEF
     }
 
     @Test func zebraTagURI() throws {
-        // specs/zebra.md: a Zebra printer's record, header D1, code 01 (http://www.).
+        // docs/zebra.md: a Zebra printer's record, header D1, code 01 (http://www.).
         let uri = "http://www.zebra.com/apps/r/nfc?mBL=cc78ab3ebae0&c=ZD41022-D01W01EZ-&s=XXZFJ170700336&v=0"
         let rest = "zebra.com/apps/r/nfc?mBL=cc78ab3ebae0&c=ZD41022-D01W01EZ-&s=XXZFJ170700336&v=0"
         let bytes = h("D1 01") + [UInt8(rest.utf8.count + 1)] + h("55 01") + Array(rest.utf8)

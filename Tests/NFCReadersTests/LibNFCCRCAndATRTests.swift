@@ -38,7 +38,7 @@ struct LibNFCCRCAndATRTests {
     }
 
     @Test func storageCardATRForUltralightAndNTAG() {
-        // shared/specs §3: the Ultralight/NTAG ATR a PC/SC reader builds.
+        // docs/tags-and-readers.md §3: the Ultralight/NTAG ATR a PC/SC reader builds.
         #expect(SynthesizedATR.storageCard(cardName: [0x00, 0x03]).hexString(separator: " ")
                 == "3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 68")
         let target = LibNFCTarget(atqa: [0x00, 0x44], sak: 0x00, uid: [4, 1, 2, 3, 4, 5, 6])

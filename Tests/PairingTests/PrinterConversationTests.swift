@@ -30,7 +30,7 @@ private final class ScriptedLink: PrinterLink {
 }
 
 @Suite struct PrinterConversationTests {
-    /// The ZQ630 Plus reply from specs/zebra.md §3 (paper out, tear-off), 82 bytes.
+    /// The ZQ630 Plus reply from docs/zebra.md §3 (paper out, tear-off), 82 bytes.
     static let zq630: [UInt8] =
         [0x02] + Array("159,1,0,0249,000,0,0,0,000,0,0,0".utf8) + [0x03, 0x0D, 0x0A] +
         [0x02] + Array("000,0,0,0,0,2,6,0,00000000,1,000".utf8) + [0x03, 0x0D, 0x0A] +

@@ -53,7 +53,7 @@ extension BlueZSystemTests {
             #expect(try mock.calls(Self.writePath, "WriteValue").map { $0.first?.byteArray?.count ?? 0 } == [182, 182, 36])
         }
 
-        /// The ZQ630 Plus `~HS` reply (specs/zebra.md §3), split over indications at awkward places.
+        /// The ZQ630 Plus `~HS` reply (docs/zebra.md §3), split over indications at awkward places.
         @Test func hostStatusReplyIsReassembledFromSeveralIndications() throws {
             let reply: [UInt8] =
                 [0x02] + Array("159,1,0,0249,000,0,0,0,000,0,0,0".utf8) + [0x03, 0x0D, 0x0A] +

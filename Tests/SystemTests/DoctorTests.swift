@@ -12,6 +12,11 @@ import Testing
             try write("/usr/sbin/pcscd", "")
             try write("/usr/lib/pcsc/drivers/ifd-ccid.bundle/Contents/Info.plist", "")
             try write("/proc/modules", "ext4 1 0 - Live 0x0\n")
+            // What README's Install section puts in place.
+            try write("/etc/udev/rules.d/60-nfctap.rules", try String(contentsOf: SystemEnvironment.packageRoot
+                .appendingPathComponent("udev/60-nfctap.rules"), encoding: .utf8))
+            try write("/etc/modprobe.d/nfctap-blacklist.conf", try String(contentsOf: SystemEnvironment.packageRoot
+                .appendingPathComponent("udev/nfctap-blacklist.conf"), encoding: .utf8))
             // Readable by `nobody` for the permission tests.
             chmodTree(url.path)
         }
@@ -60,7 +65,7 @@ import Testing
     @Test func cleanMachinePasses() throws {
         let root = try FakeRoot()
         let r = try doctor(root)
-        for check in ["pcscd-installed", "ccid-driver", "kernel-modules"] {
+        for check in ["pcscd-installed", "ccid-driver", "udev-rules", "module-blacklist", "kernel-modules"] {
             #expect(r.stdout.contains("[ok  ] \(check):"), "\(check): \(r.stdout)")
         }
         // The rest depends on the daemons (pcscd, BlueZ): see DoctorRuntimeTests.
@@ -74,8 +79,52 @@ import Testing
         let r = try doctor(root)
         #expect(r.status == 1)
         #expect(r.stdout.contains("[FAIL] pcscd-installed"))
-        #expect(r.stdout.contains("fix: sudo apt install pcscd libccid"))
+        #expect(r.stdout.contains("fix: apt-get install pcscd libccid"), "as root, no sudo: \(r.stdout)")
+        let user = try doctor(root, asNobody: true)
+        #expect(user.stdout.contains("fix: sudo apt-get install pcscd libccid"), "\(user.stdout)")
         #expect(r.stdout.contains("[FAIL] ccid-driver"))
+    }
+
+    @Test func missingUdevRulesWarnWithTheFix() throws {
+        let root = try FakeRoot()
+        try root.remove("/etc/udev/rules.d/60-nfctap.rules")
+        let r = try doctor(root)
+        #expect(r.stdout.contains("[warn] udev-rules: the reader access rules (60-nfctap.rules) are not installed"), "\(r.stdout)")
+        #expect(r.stdout.contains("fix: install -m 644 udev/60-nfctap.rules /etc/udev/rules.d/ && udevadm control --reload && udevadm trigger"))
+        // The Debian package's location counts; an unrelated file of that name does not.
+        try root.write("/usr/lib/udev/rules.d/60-nfctap.rules", try String(contentsOf: SystemEnvironment.packageRoot
+            .appendingPathComponent("udev/60-nfctap.rules"), encoding: .utf8))
+        #expect(try doctor(root).stdout.contains("[ok  ] udev-rules: reader access rules installed (/usr/lib/udev/rules.d/60-nfctap.rules)"))
+        try root.write("/etc/udev/rules.d/60-nfctap.rules", "# emptied\n")
+        #expect(try doctor(root).stdout.contains("[warn] udev-rules: /etc/udev/rules.d/60-nfctap.rules holds no reader rule"))
+    }
+
+    @Test func missingOrPartialBlacklistWarns() throws {
+        let root = try FakeRoot()
+        try root.remove("/etc/modprobe.d/nfctap-blacklist.conf")
+        let none = try doctor(root)
+        #expect(none.stdout.contains("[warn] module-blacklist: not blacklisted: pn533_usb, pn533, nfc"), "\(none.stdout)")
+        #expect(none.stdout.contains("fix: install -m 644 udev/nfctap-blacklist.conf /etc/modprobe.d/"))
+        // Another file may do part of it (modprobe.d reads every *.conf); `install M /bin/false` counts.
+        try root.write("/etc/modprobe.d/local.conf", "# mine\nblacklist pn533_usb\ninstall nfc /bin/false\n")
+        #expect(try doctor(root).stdout.contains("[warn] module-blacklist: not blacklisted: pn533:"))
+        try root.write("/usr/lib/modprobe.d/nfctap-blacklist.conf", "blacklist pn533\n")
+        #expect(try doctor(root).stdout.contains("[ok  ] module-blacklist:"))
+        // A file not ending in .conf is not read by modprobe, so not by doctor.
+        try root.remove("/usr/lib/modprobe.d/nfctap-blacklist.conf")
+        try root.write("/etc/modprobe.d/nfctap-blacklist.conf.disabled", "blacklist pn533\n")
+        #expect(try doctor(root).stdout.contains("[warn] module-blacklist: not blacklisted: pn533:"))
+    }
+
+    /// Fixes point back ("above") at checks printed earlier: the install and kernel lines come
+    /// before pcscd's and the readers'.
+    @Test func checksComeInTheOrderTheFixesCite() throws {
+        let root = try FakeRoot()
+        let out = try doctor(root).stdout
+        let order = ["pcscd-installed", "udev-rules", "module-blacklist", "kernel-modules", "pcscd-running"]
+        let positions = order.map { out.range(of: "] \($0):")?.lowerBound }
+        #expect(!positions.contains(nil), "\(out)")
+        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "\(out)")
     }
 
     @Test func loadedKernelModulesWarn() throws {
@@ -84,7 +133,7 @@ import Testing
         let r = try doctor(root)
         #expect(r.status == 0)
         #expect(r.stdout.contains("[warn] kernel-modules: kernel NFC modules loaded (pn533_usb, pn533, nfc)"))
-        #expect(r.stdout.contains("fix: sudo modprobe -r pn533_usb pn533 nfc"))
+        #expect(r.stdout.contains("fix: modprobe -r pn533_usb pn533 nfc"))
     }
 
     @Test func kernelDriverHoldingAReaderFails() throws {
@@ -122,7 +171,7 @@ import Testing
         let nobody = try doctor(root, asNobody: true)
         #expect(nobody.status == 1)
         #expect(nobody.stdout.contains("is not accessible to this user"))
-        #expect(nobody.stdout.contains("fix: sudo usermod -aG dialout $USER"))
+        #expect(nobody.stdout.contains("fix: sudo usermod -aG dialout $USER"), "not root: sudo")
         // LIBNFC_DEVICE is checked too.
         let env = try doctor(root, env: ["LIBNFC_DEVICE": "pn532_uart:/dev/ttyACM3"])
         #expect(env.stdout.contains("(from LIBNFC_DEVICE): /dev/ttyACM3 does not exist"))

@@ -18,7 +18,7 @@ extension BlueZSystemTests {
         static let zq320Printer = #"{"serial":"XXZFJ170700336","model":"ZQ320-A0E02T0-00","bluetooth":"CC:78:AB:3E:BA:E0","bluetoothLE":null,"wifi":null,"ethernet":null,"version":"0"}"#
         /// IdentityJSON of the ZQ320 tag: what `--handler json` prints and `exec:` gets on stdin.
         static let zq320IdentityLine = #"{"bluetooth":"CC:78:AB:3E:BA:E0","bluetoothLE":null,"ethernet":null,"model":"ZQ320-A0E02T0-00","other":[],"serial":"XXZFJ170700336","version":"0","wifi":null}"#
-        /// The ZQ630 Plus `~HS` reply (specs/zebra.md §3): paper out, tear-off.
+        /// The ZQ630 Plus `~HS` reply (docs/zebra.md §3): paper out, tear-off.
         static let hostStatus: [UInt8] =
             [0x02] + Array("159,1,0,0249,000,0,0,0,000,0,0,0".utf8) + [0x03, 0x0D, 0x0A] +
             [0x02] + Array("000,0,0,0,0,2,6,0,00000000,1,000".utf8) + [0x03, 0x0D, 0x0A] +

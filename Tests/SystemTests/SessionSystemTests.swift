@@ -8,7 +8,7 @@ import Testing
 
 extension PCSCSystemTests {
     /// Ring 3: every session invalidation code Core NFC apps handle, each from its real cause on
-    /// this machine (shared/specs/corenfc.md, "On Linux the natural causes map as"), seen by the
+    /// this machine (docs/corenfc.md, "On Linux the natural causes map as"), seen by the
     /// example programs' delegates: the line iOS code prints for it and the code on stderr.
     /// The 60 s default limit is covered by the unit tests with a manual clock.
     @Suite("Session invalidation codes on pcscd + vpcd")

@@ -30,6 +30,14 @@ struct SoakVerdictTests {
                 == ["threads grew: 15 in the last half vs 12 in the first half"])
     }
 
+    @Test("the verdict states the deltas it judged, with their limits")
+    func deltas() {
+        let v = SoakVerdict(samples: Self.samples(rss: { $0 < 20 ? 26_000 : 26_100 }, fds: { $0 < 30 ? 10 : 9 },
+                                                   threads: { $0 < 22 ? 8 : 9 }))
+        #expect(v.problems.isEmpty)
+        #expect(v.deltas == "RSS +100 KiB (limit +520), fds -1 (limit +0), threads +1 (limit +2)")
+    }
+
     @Test("too few samples is a failure, not a pass")
     func tooFew() {
         #expect(SoakVerdict(samples: Self.samples(count: 5)).problems

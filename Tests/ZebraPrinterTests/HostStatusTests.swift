@@ -69,7 +69,7 @@ struct HostStatusTests {
     }
 
     /// Each flag set alone changes exactly its own field, and readiness only for the six
-    /// conditions of specs/zebra.md §3.
+    /// conditions of docs/zebra.md §3.
     @Test func eachFlagMapsToItsField() throws {
         let base = try PrinterStatus(parsing: readyReply)
         let flags: [(line: Int, index: Int, path: WritableKeyPath<PrinterStatus, Bool>, problem: String?)] = [

@@ -1,7 +1,7 @@
 import NDEF
 @testable import ZebraPrinter
 
-/// The four real tag URLs of specs/zebra.md §1.
+/// The four real tag URLs of docs/zebra.md §1.
 enum RealTags {
     static let zq320 = "http://www.zebra.com/apps/r/nfc?mE=000000000000&mW=&mB=cc78ab3ebae0&c=ZQ320-A0E02T0-00&s=XXZFJ170700336&v=0"
     static let zq510 = "http://www.zebra.com/apps/r/nfc?mE=000000000000&mW=ac3fa449af4c&mB=ac3fa449af4d&c=ZQ51-AUN010A-00&s=XXRAJ151700742&v=0"
@@ -19,7 +19,7 @@ func hostStatusReply(_ lines: String...) -> [UInt8] {
     lines.flatMap { [0x02] + Array($0.utf8) + [0x03, 0x0D, 0x0A] }
 }
 
-/// The ZQ630 Plus reply of specs/zebra.md §3 (paper out, tear-off), 82 bytes.
+/// The ZQ630 Plus reply of docs/zebra.md §3 (paper out, tear-off), 82 bytes.
 let zq630Reply: [UInt8] = hostStatusReply("159,1,0,0249,000,0,0,0,000,0,0,0",
                                           "000,0,0,0,0,2,6,0,00000000,1,000",
                                           "0000,0")

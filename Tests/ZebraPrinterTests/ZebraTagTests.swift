@@ -38,7 +38,7 @@ struct ZebraTagTests {
         #expect(id.bluetoothLE?.description == "00:22:58:32:C7:5F")
     }
 
-    /// specs/zebra.md §1: the ZQ510/ZD410 dumps are `D1 01 6C 55 01 "zebra.com/…v=0"`.
+    /// docs/zebra.md §1: the ZQ510/ZD410 dumps are `D1 01 6C 55 01 "zebra.com/…v=0"`.
     @Test func ndefURIRecordPayload() throws {
         for uri in [RealTags.zq510, RealTags.zd410] {
             let rest = Array(uri.utf8.dropFirst("http://www.".utf8.count))

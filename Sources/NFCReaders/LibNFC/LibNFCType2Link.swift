@@ -1,7 +1,7 @@
 import LibNFC
 import NFCTags
 
-/// NFC Forum Type 2 commands as native frames through libnfc (shared/specs §1, §4):
+/// NFC Forum Type 2 commands as native frames through libnfc (docs/tags-and-readers.md §1, §4):
 /// READ, FAST_READ and WRITE through InDataExchange (the PN532 adds and checks CRC_A and
 /// consumes WRITE's 4-bit ACK), GET_VERSION raw with CRC_A appended by hand.
 final class LibNFCType2Link: Type2Link {

@@ -1,7 +1,7 @@
 import LibNFC
 
 /// PC/SC-style ATRs for tags seen through libnfc, so both backends describe a tag alike
-/// (PC/SC Part 3 §3.1.3.2.3; shared/specs/tags-and-readers.md §3).
+/// (PC/SC Part 3 §3.1.3.2.3; docs/tags-and-readers.md §3).
 enum SynthesizedATR {
     /// `3B 8F 80 01 80 4F 0C A0 00 00 03 06 SS NN NN 00 00 00 00 TCK`: a storage card,
     /// SS `03` = ISO 14443A part 3, NN NN the PC/SC card name.

@@ -1,11 +1,20 @@
+import Glibc
 import NFCTags
 import PCSC
 
 // The PC/SC boundary: SCARD_* codes become TagError / ReaderError here and nowhere else.
 
 extension PCSCBackend {
-    /// The fix shown when pcscd cannot be reached.
-    public static let serviceHint = "pcscd is not running: sudo apt install pcscd && sudo systemctl start pcscd.socket"
+    /// How to get pcscd running: the one piece of advice `scan`, the sessions and `doctor` all give.
+    /// Commands carry `sudo ` only for a user who is not root (a fresh Debian root has no sudo).
+    public static let serviceFix: String = {
+        let sudo = getuid() == 0 ? "" : "sudo "
+        return "\(sudo)systemctl enable --now pcscd.socket (without systemd: \(sudo)pcscd; "
+            + "if it is not installed: \(sudo)apt-get install pcscd libccid)"
+    }()
+
+    /// The message when pcscd cannot be reached.
+    public static let serviceHint = "pcscd is not running: " + serviceFix
 }
 
 extension PCSCError {

@@ -1,4 +1,4 @@
-/// The card behind a PC/SC contactless ATR (PC/SC Part 3 §3.1.3.2.3; specs/tags-and-readers.md §3).
+/// The card behind a PC/SC contactless ATR (PC/SC Part 3 §3.1.3.2.3; docs/tags-and-readers.md §3).
 public enum ContactlessCard: Equatable, Hashable, Sendable {
     /// A storage card (no ISO 14443-4): the reader describes it with an RID `A0 00 00 03 06`
     /// application identifier. `standard` is SS (`03` = ISO 14443A part 3).

@@ -1,4 +1,4 @@
-/// How a PC/SC contactless reader passes Type 2 commands (shared/specs/tags-and-readers.md §3),
+/// How a PC/SC contactless reader passes Type 2 commands (docs/tags-and-readers.md §3),
 /// derived from its reader name.
 public struct PCSCReaderProfile: Sendable, Hashable, CustomStringConvertible {
     public enum Family: String, Sendable, Hashable, CaseIterable {

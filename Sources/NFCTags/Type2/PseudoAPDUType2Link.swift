@@ -1,5 +1,5 @@
 /// The Type 2 command set over a PC/SC reader's pseudo-APDUs (PC/SC Part 3 and the ACS manuals,
-/// shared/specs/tags-and-readers.md §3), one APDU per exchange.
+/// docs/tags-and-readers.md §3), one APDU per exchange.
 ///
 /// - READ: `FF B0 00 pp Le` → data + `90 00` (16 bytes, or 4 on Identiv readers).
 /// - WRITE: `FF D6 00 pp 04 d0 d1 d2 d3` → `90 00`; `63 00` when the tag refused or did not answer.

@@ -1,4 +1,4 @@
-/// The Capability Container of a Type 2 tag: page 3, bytes 12-15 (shared/specs/tags-and-readers.md §1).
+/// The Capability Container of a Type 2 tag: page 3, bytes 12-15 (docs/tags-and-readers.md §1).
 ///
 /// `E1` magic | mapping version (major nibble must be 1) | data area size / 8 | access
 /// (high nibble read, low nibble write: `0` granted, `F` none).

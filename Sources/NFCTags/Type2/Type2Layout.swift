@@ -1,4 +1,4 @@
-/// The TLV structure of a Type 2 data area (shared/specs/tags-and-readers.md §1): which bytes are
+/// The TLV structure of a Type 2 data area (docs/tags-and-readers.md §1): which bytes are
 /// reserved (Lock Control / Memory Control areas), where the NDEF TLV sits, where a new one would go.
 ///
 /// Addresses are memory byte addresses (page × 4 + byte). Reserved bytes inside the data area are

@@ -1,5 +1,5 @@
 /// Bytes inside or after the data area that are not NDEF data: the dynamic lock bits named by a
-/// Lock Control TLV, or bytes reserved by a Memory Control TLV (shared/specs/tags-and-readers.md §1).
+/// Lock Control TLV, or bytes reserved by a Memory Control TLV (docs/tags-and-readers.md §1).
 public struct Type2LockArea: Sendable, Hashable {
     /// Memory address of the first byte.
     public var address: Int

@@ -1,4 +1,4 @@
-/// The Type 2 chips the project knows by name (shared/specs/tags-and-readers.md §1).
+/// The Type 2 chips the project knows by name (docs/tags-and-readers.md §1).
 ///
 /// Detection is layered: GET_VERSION (60h) when the reader passes raw commands, else the data area
 /// size in the Capability Container, else `.unknown` (the generic NFC Forum Type 2 class, which is

@@ -13,7 +13,7 @@ public struct Type2TagInfo: Sendable, Hashable {
 }
 
 /// An NFC Forum Type 2 tag (NTAG21x, MIFARE Ultralight family) over a `Type2Link`
-/// (shared/specs/tags-and-readers.md §1).
+/// (docs/tags-and-readers.md §1).
 ///
 /// The tag is read lazily: GET_VERSION once (when the link passes raw commands), then the CC and
 /// the first TLVs, then only the pages the NDEF TLV needs. Pages read are kept for the lifetime of

@@ -1,5 +1,5 @@
 /// The page writes that replace the NDEF message of a Type 2 tag tear-safely
-/// (shared/specs/tags-and-readers.md §1, the NFC Forum procedure nfcpy and ST RFAL follow).
+/// (docs/tags-and-readers.md §1, the NFC Forum procedure nfcpy and ST RFAL follow).
 ///
 /// The first length byte L0 (right after the `03`) is the commit byte: `00` means "empty".
 /// 1. The page holding L0 is written with L0 = `00` (and its other bytes already final).

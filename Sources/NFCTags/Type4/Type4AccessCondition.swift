@@ -1,4 +1,4 @@
-/// A read or write access byte of a Type 4 capability container (specs/tags-and-readers.md §2).
+/// A read or write access byte of a Type 4 capability container (docs/tags-and-readers.md §2).
 public enum Type4AccessCondition: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// `00`: access granted without security.
     case granted

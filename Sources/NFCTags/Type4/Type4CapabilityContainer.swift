@@ -1,6 +1,6 @@
 import NDEF
 
-/// The capability container file (E103) of an NFC Forum Type 4 tag (specs/tags-and-readers.md §2).
+/// The capability container file (E103) of an NFC Forum Type 4 tag (docs/tags-and-readers.md §2).
 ///
 /// v2.0 (also used by legacy v1.0 tags), 15 bytes:
 /// `CCLEN(2) | 20 | MLe(2) | MLc(2) | 04 06 | fileID(2) | maxSize(2) | read | write`;

@@ -1,5 +1,5 @@
 /// Identifiers and instruction codes of the NFC Forum Type 4 Tag NDEF mapping
-/// (specs/tags-and-readers.md §2).
+/// (docs/tags-and-readers.md §2).
 public enum Type4 {
     /// NDEF Tag Application, mapping versions 2.0 and 3.0.
     public static let ndefApplicationID: [UInt8] = [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01]

@@ -1,4 +1,4 @@
-// How many bytes each READ BINARY / UPDATE BINARY moves (specs/tags-and-readers.md §2).
+// How many bytes each READ BINARY / UPDATE BINARY moves (docs/tags-and-readers.md §2).
 
 /// Per-command byte limits for one tag and reader.
 struct Type4Limits {

@@ -1,6 +1,6 @@
 import NDEF
 
-// The ISO 7816-4 commands of the Type 4 mapping, one exchange each (specs/tags-and-readers.md §2).
+// The ISO 7816-4 commands of the Type 4 mapping, one exchange each (docs/tags-and-readers.md §2).
 extension Type4Tag {
     /// SELECT by name `00 A4 04 00 07 D2 76 00 00 85 01 01 00`; on `6A 82` the legacy
     /// `00 A4 04 00 07 D2 76 00 00 85 01 00` (no Le). Returns true for a legacy (v1) tag.

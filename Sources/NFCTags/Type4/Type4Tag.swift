@@ -1,7 +1,7 @@
 import NDEF
 
 /// An NFC Forum Type 4 tag (ISO-DEP + ISO 7816-4) driven through an APDU `Transceiver`
-/// (specs/tags-and-readers.md §2).
+/// (docs/tags-and-readers.md §2).
 ///
 /// Every operation starts from scratch: SELECT the NDEF application (v2/v3 AID, falling back to
 /// the legacy v1 AID on `6A 82`), SELECT and READ the capability container, then work on the

@@ -1,7 +1,7 @@
 /// The `org.bluez.Agent1` object nfctap exports while it pairs (BlueZ doc/org.bluez.Agent.rst).
 ///
 /// It accepts Just Works and numeric-comparison requests for the one printer being paired
-/// (Zebra printers use SSP with no PIN by default, specs/zebra.md §2), gives the configured
+/// (Zebra printers use SSP with no PIN by default, docs/zebra.md §2), gives the configured
 /// PIN when one is asked for, and rejects everything else: requests for other devices, and
 /// PIN/passkey requests when no PIN was given.
 final class BlueZAgent {

@@ -1,6 +1,6 @@
 import ZebraPrinter
 
-/// Pairs a printer through BlueZ on the system D-Bus (specs/tags-and-readers.md §5):
+/// Pairs a printer through BlueZ on the system D-Bus (docs/tags-and-readers.md §5):
 /// adapter → (power) → device by MAC, or discovery → agent + `Pair` (idempotent) → `Trusted` →
 /// `Connect`; for Bluetooth LE also `ServicesResolved` and the Device Information service.
 public final class BlueZPairingHandler: PairingHandler {
@@ -13,7 +13,7 @@ public final class BlueZPairingHandler: PairingHandler {
     }
 
     /// Which MAC and transport a tag leads to: Classic (`mB`) unless the tag has only an LE MAC
-    /// (`mBL`) or `forceLE` is set. All-zero MACs count as absent (specs/zebra.md §1).
+    /// (`mBL`) or `forceLE` is set. All-zero MACs count as absent (docs/zebra.md §1).
     /// - Throws: `PairingError.noBluetoothAddress`.
     public static func target(for identity: PrinterIdentity, options: PairingOptions) throws -> (MACAddress, BluetoothTransport) {
         let classic = identity.bluetooth.flatMap { $0.isZero ? nil : $0 }

@@ -4,7 +4,7 @@ import ZebraPrinter
 /// The printer identity as one JSON object: the `--json` line and the `--exec` program's stdin.
 ///
 /// Keys are sorted and always present (`null` when the tag lacks the field); a MAC of all
-/// zeros counts as absent (specs/zebra.md §1). Example:
+/// zeros counts as absent (docs/zebra.md §1). Example:
 /// `{"bluetooth":"CC:78:AB:3E:BA:E0","bluetoothLE":null,"ethernet":null,"model":"ZQ320-A0E02T0-00","other":[],"serial":"XXZFJ170700336","version":"0","wifi":null}`
 public enum IdentityJSON {
     /// One line, no trailing newline. Control characters in values are escaped, so the line

@@ -1,6 +1,6 @@
 import ZebraPrinter
 
-/// A Zebra printer over Bluetooth LE (specs/zebra.md §2): writes go to "To Printer Data"
+/// A Zebra printer over Bluetooth LE (docs/zebra.md §2): writes go to "To Printer Data"
 /// (`…4A82`) in MTU − 3 byte chunks (`ZebraBLE.chunks`), each a `WriteValue` with `type=request` (acknowledged);
 /// replies arrive as `Value` changes of "From Printer Data" (`…4A81`) after `StartNotify`,
 /// split over several indications, and are collected here until the caller says complete.

@@ -2,7 +2,7 @@ import Glibc
 import ZebraPrinter
 
 /// A Zebra printer over Bluetooth Classic SPP: an RFCOMM stream socket to channel 1
-/// (specs/zebra.md §2). Every socket call of the project's Classic link is in this file.
+/// (docs/zebra.md §2). Every socket call of the project's Classic link is in this file.
 public final class RFCOMMPrinterLink: PrinterLink {
     private var fd: Int32
     private var buffer: [UInt8] = []

@@ -1,7 +1,7 @@
 import NFCTags
 
 extension EmulatedPCSCReader {
-    /// The ATR a PC/SC Part 3 reader builds (shared/specs/tags-and-readers.md §3):
+    /// The ATR a PC/SC Part 3 reader builds (docs/tags-and-readers.md §3):
     /// - storage card: `3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 NN NN 00 00 00 00 TCK`
     ///   (RID A0 00 00 03 06, standard 03 = ISO 14443A part 3, card name NN NN);
     /// - ISO 14443-4 card: `3B 8n 80 01 <n historical bytes from the ATS> TCK`.

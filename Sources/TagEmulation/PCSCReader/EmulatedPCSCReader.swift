@@ -2,7 +2,7 @@ import Foundation
 import NFCTags
 
 /// A PC/SC contactless reader's personality in front of a `VirtualTag`: the ATR it builds, the
-/// pseudo-APDUs it understands (shared/specs/tags-and-readers.md §3) and the frames it sends the
+/// pseudo-APDUs it understands (docs/tags-and-readers.md §3) and the frames it sends the
 /// tag. It sits behind vpcd (the virtual card client feeds it) and behind
 /// `EmulatedPCSCTransceiver` for in-process tests and the demo.
 ///

@@ -5,7 +5,7 @@ import NFCTags
 /// out. `PN532Emulator` puts it on a pseudo-terminal; tests drive it directly.
 ///
 /// It covers what libnfc 1.8's `pn532_uart` driver sends when opening a device, listing,
-/// reading and writing tags and closing (shared/specs/tags-and-readers.md §5). Every frame that
+/// reading and writing tags and closing (docs/tags-and-readers.md §5). Every frame that
 /// reaches the tag goes through `plan` (latency, leave-field, faults, log).
 final class PN532Chip {
     /// What the chip does with a command.

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// A PN532 NFC controller on a pseudo-terminal, for libnfc's `pn532_uart` driver
-/// (shared/specs/tags-and-readers.md §5): `LIBNFC_DEVICE=pn532_uart:<path>` then `nfc-list`,
+/// (docs/tags-and-readers.md §5): `LIBNFC_DEVICE=pn532_uart:<path>` then `nfc-list`,
 /// `nfc-mfultralight`, or the project's `LibNFCBackend`.
 ///
 /// The emulator runs on its own thread from `start()` to `stop()`; the tag in the field can be

@@ -2,7 +2,7 @@ import Foundation
 import NFCTags
 
 /// A byte-accurate NFC Forum Type 2 chip (NTAG213/215/216, MIFARE Ultralight, Ultralight C,
-/// Ultralight EV1) answering native frames without CRC (shared/specs/tags-and-readers.md §1):
+/// Ultralight EV1) answering native frames without CRC (docs/tags-and-readers.md §1):
 ///
 /// - READ `30 pp` → 16 bytes, wrapping around at the end of the readable pages; PWD/PACK read 00.
 /// - FAST_READ `3A s e` (NTAG, EV1) → 4·(e−s+1) bytes; a range outside memory → NAK.

@@ -2,7 +2,7 @@ import Foundation
 import NFCTags
 
 /// A byte-accurate NFC Forum Type 4 tag: an NDEF application holding a CC file (E103) and an
-/// NDEF file, answering ISO 7816-4 commands the way real tags do (specs/tags-and-readers.md §2).
+/// NDEF file, answering ISO 7816-4 commands the way real tags do (docs/tags-and-readers.md §2).
 ///
 /// - `.v2`: application `D2 76 00 00 85 01 01`, CC v2.0 (15 bytes), 2-byte NLEN.
 /// - `.v3`: same application, CC v3.0 (17 bytes), 4-byte ENLEN, B1/D7 with offset data objects.

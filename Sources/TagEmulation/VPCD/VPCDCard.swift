@@ -6,7 +6,7 @@ import Foundation
 /// Connecting inserts the card, closing removes it. Once connected, the client answers on its own
 /// thread: controls `00` power off, `01` power on, `02` reset (no reply to these), `04` get ATR
 /// (reply: the ATR; pcscd asks about every 400 ms), and every other message is a C-APDU answered
-/// with the behaviour's data + SW (specs/tags-and-readers.md §5).
+/// with the behaviour's data + SW (docs/tags-and-readers.md §5).
 ///
 /// Reconnection: while inserted, if vpcd closes the connection (pcscd stopped or restarted) the
 /// client tries again every 100 ms, so the card is back in its reader when pcscd is — like a card

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// One TCP connection to vpcd and its framing: every message, both ways, is a 2-byte
-/// big-endian length then the payload (specs/tags-and-readers.md §5).
+/// big-endian length then the payload (docs/tags-and-readers.md §5).
 final class VPCDSocket {
     let fd: Int32
     private var closed = false

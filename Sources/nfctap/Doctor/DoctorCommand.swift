@@ -5,9 +5,11 @@ struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check the machine for what stops NFC readers working, and print the exact fix.",
         discussion: """
-            Checks: pcscd and the CCID driver installed; pcscd running; readers seen; the kernel's
-            pn533/pn533_usb/nfc modules holding a reader; USB permissions of known readers; libnfc
-            devices configured and their ports accessible; a BlueZ adapter present and powered.
+            Checks, in this order: pcscd and the CCID driver installed; the reader access rules
+            (60-nfctap.rules) installed for udev; the kernel's nfc/pn533/pn533_usb modules
+            blacklisted, and none of them loaded or holding a reader; pcscd running and the readers
+            it sees; USB permissions of known readers; libnfc devices configured and their ports
+            accessible; a BlueZ adapter present and powered.
 
             Exit status: 0 when nothing failed (warnings allowed), 1 when a check failed.
             """
@@ -17,9 +19,12 @@ struct Doctor: ParsableCommand {
         let root = SystemRoot.current
         let env = ProcessInfo.processInfo.environment
         var findings: [DoctorFinding] = []
+        // Installed files first, then what runs: a later fix may point back at an earlier line.
         findings += PCSCInstallCheck().run(root)
-        findings += PCSCRuntimeCheck().run()
+        findings.append(UdevRulesCheck().run(root))
+        findings.append(ModuleBlacklistCheck().run(root))
         findings.append(KernelModuleCheck().run(root))
+        findings += PCSCRuntimeCheck().run()
         findings += USBPermissionCheck().run(root)
         findings += LibNFCConfigCheck().run(root, environment: env)
         findings.append(BlueZCheck().run())

@@ -12,7 +12,8 @@ struct KernelModuleCheck {
             .filter { Self.modules.contains($0) }
         // Interfaces currently bound to pn533_usb, e.g. "1-1:1.0".
         let bound = root.list("/sys/bus/usb/drivers/pn533_usb").filter { $0.first?.isNumber == true }
-        let fix = "sudo modprobe -r pn533_usb pn533 nfc && sudo install -m 644 udev/nfctap-blacklist.conf /etc/modprobe.d/"
+        // Unloading is the fix here; keeping them off at the next plug-in is module-blacklist's.
+        let fix = DoctorAdvice.asRoot("modprobe -r pn533_usb pn533 nfc") + "   (and see module-blacklist above)"
         if !bound.isEmpty {
             return DoctorFinding(check: "kernel-modules", status: .failure,
                                  summary: "the kernel's pn533_usb driver holds a reader (\(bound.joined(separator: ", "))): pcscd and libnfc cannot open it",

@@ -32,7 +32,7 @@ struct LibNFCConfigCheck {
         if sources.isEmpty {
             return [DoctorFinding(check: "libnfc-config", status: .info,
                                   summary: "no libnfc device configured (fine for PC/SC readers; PN532 boards need one)",
-                                  fix: "echo 'device.connstring = \"pn532_uart:/dev/ttyUSB0\"' | sudo tee -a /etc/nfc/libnfc.conf")]
+                                  fix: "echo 'device.connstring = \"pn532_uart:/dev/ttyUSB0\"' | " + DoctorAdvice.asRoot("tee -a /etc/nfc/libnfc.conf"))]
         }
         return sources.map { source, connstring in
             let parts = connstring.split(separator: ":", maxSplits: 1).map(String.init)
@@ -49,7 +49,7 @@ struct LibNFCConfigCheck {
             if !root.isReadWritable(port) {
                 return DoctorFinding(check: "libnfc-config", status: .failure,
                                      summary: "libnfc device \(connstring) (from \(source)): \(port) is not accessible to this user",
-                                     fix: "sudo usermod -aG dialout $USER (then log in again)")
+                                     fix: DoctorAdvice.asRoot("usermod -aG dialout $USER") + " (then log in again)")
             }
             return DoctorFinding(check: "libnfc-config", status: .ok,
                                  summary: "libnfc device \(connstring) (from \(source)) is accessible", fix: nil)

@@ -7,14 +7,14 @@ struct PCSCInstallCheck {
         } else {
             findings.append(DoctorFinding(check: "pcscd-installed", status: .failure,
                                           summary: "pcscd is not installed: PC/SC readers cannot be used",
-                                          fix: "sudo apt install pcscd libccid"))
+                                          fix: DoctorAdvice.asRoot("apt-get install pcscd libccid")))
         }
         if root.exists("/usr/lib/pcsc/drivers/ifd-ccid.bundle") {
             findings.append(DoctorFinding(check: "ccid-driver", status: .ok, summary: "the CCID driver (libccid) is installed", fix: nil))
         } else {
             findings.append(DoctorFinding(check: "ccid-driver", status: .failure,
                                           summary: "the CCID driver is missing: pcscd will not see USB readers",
-                                          fix: "sudo apt install libccid"))
+                                          fix: DoctorAdvice.asRoot("apt-get install libccid")))
         }
         return findings
     }

@@ -10,13 +10,13 @@ struct PCSCRuntimeCheck {
         } catch {
             return [DoctorFinding(check: "pcscd-running", status: .failure,
                                   summary: "pcscd is not reachable: PC/SC readers cannot be used",
-                                  fix: "sudo systemctl enable --now pcscd.socket   (without systemd: sudo pcscd)")]
+                                  fix: PCSCBackend.serviceFix)]
         }
         var findings = [DoctorFinding(check: "pcscd-running", status: .ok, summary: "pcscd is running", fix: nil)]
         let real = readers.filter { !$0.name.hasPrefix("Virtual PCD") }
         if readers.isEmpty {
             findings.append(DoctorFinding(check: "readers", status: .warning, summary: "pcscd sees no reader",
-                                          fix: "plug the reader in; if it is a PN533-based reader see kernel-modules above; `pcsc_scan` (pcsc-tools) shows what pcscd sees"))
+                                          fix: "plug the reader in; if it is a PN533-based reader (ACR122U, SCL3711) see kernel-modules above; `nfctap readers` lists what pcscd sees"))
         } else {
             let virtual = readers.count - real.count
             let names = readers.map(\.name).joined(separator: ", ")
@@ -39,7 +39,7 @@ struct BlueZCheck {
         } catch {
             return DoctorFinding(check: "bluez", status: .warning,
                                  summary: "BlueZ is not reachable (\(error)): `nfctap pair --handler bluez` cannot pair",
-                                 fix: "sudo apt install bluez && sudo systemctl enable --now bluetooth")
+                                 fix: DoctorAdvice.asRoot("apt-get install bluez", "systemctl enable --now bluetooth"))
         }
         guard !adapters.isEmpty else {
             return DoctorFinding(check: "bluez", status: .warning, summary: "BlueZ runs but has no Bluetooth adapter",

@@ -40,7 +40,7 @@ struct USBPermissionCheck {
             return DoctorFinding(
                 check: "usb-permissions", status: .warning,
                 summary: "\(f.reader.name) at \(f.devnode) is not accessible to this user (libnfc needs it; pcscd does not)",
-                fix: "sudo install -m 644 udev/60-nfctap.rules /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger && sudo usermod -aG plugdev $USER (then log in again)")
+                fix: UdevRulesCheck.fix + "; " + DoctorAdvice.asRoot("usermod -aG plugdev $USER") + " (then log in again)")
         }
     }
 

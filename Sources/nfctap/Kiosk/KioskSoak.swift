@@ -110,10 +110,15 @@ struct KioskSoak {
         for (n, s) in samples {
             print(String(format: "%8d %10d %6d %8d", n, s.rssKiB, s.openFiles, s.threads))
         }
-        print("soak: \(lines) lines, \(greens) greens, \(String(format: "%.1f", elapsed.timeInterval)) s (\(String(format: "%.2f", elapsed.timeInterval * 1000 / Double(max(taps, 1)))) ms/tap)")
+        // What was checked, with the numbers: taps handled, lines written, failed actions, greens
+        // (only with feedback on), then the resource deltas the verdict judged.
+        let greensText = feedback ? ", \(greens)/\(taps) greens" : " (reader feedback off: greens not counted)"
+        print("soak: \(handled)/\(taps) taps handled, \(lines)/\(taps) JSON lines, \(events.failedTaps) failed actions\(greensText); "
+              + "\(String(format: "%.1f", elapsed.timeInterval)) s (\(String(format: "%.2f", elapsed.timeInterval * 1000 / Double(max(taps, 1)))) ms/tap)")
         print(verdict.summary)
+        let checked = "\(taps) taps, \(lines) lines; \(verdict.deltas)"
         if failures.isEmpty {
-            print("PASS")
+            print("PASS: \(checked)")
             return true
         }
         for f in failures { print("FAIL: \(f)") }
@@ -159,7 +164,14 @@ struct SoakVerdict {
             problems.append("threads grew: \(lateThreads) in the last half vs \(earlyThreads) in the first half")
         }
         summary = "soak: rss early max \(earlyRSS) KiB, late max \(lateRSS) KiB (slack \(slack)); fds \(baselineFDs) → \(finalFDs); threads first-half max \(earlyThreads), last-half max \(lateThreads)"
+        deltas = "RSS \(Self.signed(lateRSS - earlyRSS)) KiB (limit +\(slack)), fds \(Self.signed(finalFDs - baselineFDs)) (limit +0), "
+            + "threads \(Self.signed(lateThreads - earlyThreads)) (limit +2)"
     }
+
+    /// The changes judged, one phrase: `RSS +108 KiB (limit +512), fds +0 (limit +0), threads +1 (limit +2)`.
+    var deltas = "no resource deltas (too few samples)"
+
+    static func signed(_ n: Int) -> String { n < 0 ? "\(n)" : "+\(n)" }
 }
 
 /// The soak's taps: a Zebra printer tag, an NTAG213 with a URI, a Type 4 tag with text, in turn,

@@ -1,6 +1,7 @@
-// pcsc-lite headers; pkg-config libpcsclite adds -I/usr/include/PCSC.
-#include <winscard.h>
-#include <reader.h>
+// pcsc-lite headers (libpcsclite-dev), by their path under /usr/include; the headers they include
+// in turn are found through the forwarders beside this file.
+#include <PCSC/winscard.h>
+#include <PCSC/reader.h>
 
 // Swift does not import macros that are casts or address-of expressions; these mirror them.
 
