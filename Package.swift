@@ -32,11 +32,13 @@ let package = Package(
         .target(name: "NDEF"),
         .target(name: "NFCTags", dependencies: ["NDEF"]),
         .target(name: "ZebraPrinter", dependencies: ["NDEF"]),
+        // Durable record files (inventory, kiosk), CSV cells and JSON strings made safe.
+        .target(name: "RecordOutput"),
 
         // Readers, sessions, pairing.
         .target(name: "NFCReaders", dependencies: ["NFCTags", "PCSC", "LibNFC"]),
         .target(name: "CoreNFCLinux", dependencies: ["NFCReaders", "NFCTags", "NDEF"]),
-        .target(name: "Pairing", dependencies: ["ZebraPrinter", "CSDBus"]),
+        .target(name: "Pairing", dependencies: ["ZebraPrinter", "CSDBus", "RecordOutput"]),
 
         // Virtual tags, the vpcd card client and the PN532 emulator (tests, `demo`, `emulate`).
         .target(name: "TagEmulation", dependencies: ["NFCTags", "NFCReaders", "NDEF"]),
@@ -44,7 +46,7 @@ let package = Package(
         .executableTarget(
             name: "nfctap",
             dependencies: [
-                "NDEF", "NFCTags", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation",
+                "NDEF", "NFCTags", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "RecordOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -70,12 +72,13 @@ let package = Package(
         .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "NFCReaders", "NFCTags", "TagEmulation", "NDEF"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "PCSC", "LibNFC", "NFCTags", "TagEmulation"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "ZebraPrinter"]),
+        .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"]),
         // Ring 3 (system): real pcscd + vpcd, libnfc + PN532 emulator, BlueZ mock, the CLI as a user runs it.
         // Started by scripts/test.sh; each suite is skipped with a clear reason when its daemon is absent.
         .testTarget(
             name: "SystemTests",
             dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "NFCReaders", "Pairing", "ZebraPrinter",
-                           "CoreNFCLinux", "nfctap"],
+                           "CoreNFCLinux", "RecordOutput", "nfctap"],
             exclude: ["Fixtures/bluez_zebra.py"]
         ),
     ],

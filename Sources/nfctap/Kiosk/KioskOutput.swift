@@ -1,69 +1,92 @@
 import Foundation
+import RecordOutput
 
-/// Why the kiosk's output could not be opened or written.
-struct KioskOutputError: Error, Equatable, CustomStringConvertible {
-    var path: String
-    var operation: String
-    var errno: Int32
-
-    var description: String {
-        "\(operation) \(path): \(String(cString: strerror(errno))) (errno \(errno))"
-    }
-}
-
-/// Where JSON lines go: stdout, or a file opened for appending (created 0640). Each line is one
-/// `write(2)` of the whole line (O_APPEND keeps concurrent writers' lines whole), then
-/// `fdatasync` for files when `sync`, so a green LED means the line is on disk.
+/// Where the kiosk's JSON lines go: stdout, or a `DurableRecordFile` (the writer `inventory`
+/// uses: created 0640, refused when it is not the kiosk's output, locked against a second
+/// process, each line written and (with `sync`) synced before the tap is green, a failed line
+/// cut back, a deleted or rotated file reopened).
+///
+/// One process must hold one descriptor per file (its lock is per process), so a reload that
+/// names the same file shares it: opening it again reopens it (SIGHUP's logrotate convention).
 final class KioskOutput: @unchecked Sendable {
-    // @unchecked: used from the session queue only; the fd is immutable.
+    // @unchecked: `closed` is behind the pool's lock; the file is thread-safe.
     let path: String
-    private let fd: Int32
-    private let ownsDescriptor: Bool
-    private let sync: Bool
+    private let file: DurableRecordFile
     private var closed = false
 
-    private init(path: String, fd: Int32, ownsDescriptor: Bool, sync: Bool) {
+    private init(path: String, file: DurableRecordFile) {
         self.path = path
-        self.fd = fd
-        self.ownsDescriptor = ownsDescriptor
-        self.sync = sync
+        self.file = file
     }
 
-    /// - Throws: `KioskOutputError` when the file cannot be opened for appending.
+    /// The kiosk's lines: a tag report (`scan --json`'s object) or a printer identity (`pair`
+    /// with `json`).
+    static let format = RecordFileFormat.jsonLines(requiringAnyOf: [["uid", "type", "reader"], ["serial", "bluetooth"]])
+
+    /// - Throws: `RecordFileError` when the file cannot be opened for appending.
     static func open(_ target: KioskConfiguration.Output, sync: Bool) throws -> KioskOutput {
         switch target {
         case .standardOutput:
-            return KioskOutput(path: "stdout", fd: 1, ownsDescriptor: false, sync: false)
+            let file = try DurableRecordFile(standardOutput: format)
+            file.syncsEachRecord = false
+            return KioskOutput(path: "stdout", file: file)
         case let .file(path):
-            let fd = Foundation.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
-            guard fd >= 0 else { throw KioskOutputError(path: path, operation: "cannot open", errno: errno) }
-            return KioskOutput(path: path, fd: fd, ownsDescriptor: true, sync: sync)
+            return KioskOutput(path: path, file: try pool.acquire(path, sync: sync))
         }
     }
 
     /// Appends `line` and a newline.
-    /// - Throws: `KioskOutputError` (disk full, stdout closed: EPIPE, …).
+    /// - Throws: `RecordFileError` (disk full, stdout closed: EPIPE, …); the file is then back at
+    ///   its last whole line.
     func write(line: String) throws {
-        var bytes = Array((line + "\n").utf8)[...]
-        while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw KioskOutputError(path: path, operation: "cannot write to", errno: errno)
-            }
-            bytes = bytes.dropFirst(n)
-        }
-        if sync, fdatasync(fd) != 0, errno != EINVAL {
-            throw KioskOutputError(path: path, operation: "cannot sync", errno: errno)
-        }
+        try file.append(line + "\n")
     }
 
-    /// Closes the file (once; stdout stays open).
+    /// Lets go of the file (closed once its last user has; stdout stays open).
     func close() {
-        guard ownsDescriptor, !closed else { return }
-        closed = true
-        _ = Foundation.close(fd)
+        guard path != "stdout" else { return }
+        KioskOutput.pool.release(path, closing: self)
     }
 
     deinit { close() }
+
+    private static let pool = Pool()
+
+    /// Open files by path, with their users.
+    private final class Pool: @unchecked Sendable {
+        private let lock = NSLock()
+        private var files: [String: (file: DurableRecordFile, users: Int)] = [:]
+
+        func acquire(_ path: String, sync: Bool) throws -> DurableRecordFile {
+            try lock.withLock {
+                if let entry = files[path] {
+                    try entry.file.reopen()
+                    entry.file.syncsEachRecord = sync
+                    files[path]!.users += 1
+                    return entry.file
+                }
+                let file = try DurableRecordFile(path: path, format: KioskOutput.format, mode: 0o640) { warning in
+                    // Same shape as the kiosk log (journald priority 4: warning).
+                    Stderr.line("<4>output: " + NDEFText.safe(warning))
+                }
+                file.syncsEachRecord = sync
+                files[path] = (file, 1)
+                return file
+            }
+        }
+
+        func release(_ path: String, closing output: KioskOutput) {
+            lock.withLock {
+                guard !output.closed, var entry = files[path] else { return }
+                output.closed = true
+                entry.users -= 1
+                if entry.users <= 0 {
+                    entry.file.close()
+                    files[path] = nil
+                } else {
+                    files[path] = entry
+                }
+            }
+        }
+    }
 }
