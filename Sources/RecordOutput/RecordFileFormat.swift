@@ -15,16 +15,22 @@ public struct RecordFileFormat: Sendable {
     public var framing: Framing
     /// JSON Lines: whether one parsed line is a record of this tool (its keys).
     public var recognisesObject: @Sendable ([String: Any]) -> Bool
+    /// JSON Lines: the keys a record of this tool can start with, so that a torn last line can
+    /// be told from someone else's (`{"important": true` is not ours).
+    public var firstKeys: Set<String>
 
-    public init(name: String, framing: Framing, recognisesObject: @escaping @Sendable ([String: Any]) -> Bool = { _ in true }) {
+    public init(name: String, framing: Framing, firstKeys: Set<String> = [],
+                recognisesObject: @escaping @Sendable ([String: Any]) -> Bool = { _ in true }) {
         self.name = name
         self.framing = framing
+        self.firstKeys = firstKeys
         self.recognisesObject = recognisesObject
     }
 
-    /// JSON Lines whose every object has all of `keys` (one of the key sets, when several).
-    public static func jsonLines(requiringAnyOf keySets: [Set<String>]) -> RecordFileFormat {
-        RecordFileFormat(name: "jsonl", framing: .jsonLines) { object in
+    /// JSON Lines whose every object has all of `keys` (one of the key sets, when several) and
+    /// starts with one of `firstKeys`.
+    public static func jsonLines(requiringAnyOf keySets: [Set<String>], firstKeys: Set<String>) -> RecordFileFormat {
+        RecordFileFormat(name: "jsonl", framing: .jsonLines, firstKeys: firstKeys) { object in
             keySets.contains { $0.isSubset(of: object.keys) }
         }
     }
@@ -109,8 +115,11 @@ struct RecordFileScanner {
         if tail.isEmpty { return true }
         switch format.framing {
         case .jsonLines:
-            let start = Array("{\"".utf8)
-            return tail.starts(with: start) || start.starts(with: tail)
+            // A prefix of `{"key"` for a key a record of ours starts with, or one that goes on.
+            return format.firstKeys.contains { key in
+                let start = Array("{\"\(key)\"".utf8)
+                return tail.starts(with: start) || start.starts(with: tail)
+            }
         case let .csv(header):
             if !sawHeader { return Array(header.utf8).starts(with: tail) }
             return (0x30...0x39).contains(tail[0])

@@ -21,7 +21,8 @@ final class KioskOutput: @unchecked Sendable {
 
     /// The kiosk's lines: a tag report (`scan --json`'s object) or a printer identity (`pair`
     /// with `json`).
-    static let format = RecordFileFormat.jsonLines(requiringAnyOf: [["uid", "type", "reader"], ["serial", "bluetooth"]])
+    static let format = RecordFileFormat.jsonLines(requiringAnyOf: [["uid", "type", "reader"], ["serial", "bluetooth"]],
+                                                   firstKeys: ["records", "ndef", "uid", "bluetooth", "serial"])
 
     /// - Throws: `RecordFileError` when the file cannot be opened for appending.
     static func open(_ target: KioskConfiguration.Output, sync: Bool) throws -> KioskOutput {
