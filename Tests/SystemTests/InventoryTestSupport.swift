@@ -141,3 +141,23 @@ extension FileCalls {
                   sync: FileCalls.system.sync, truncate: FileCalls.system.truncate)
     }
 }
+
+extension FileCalls {
+    /// The first `times` writes fail as on a full disk (after storing `partial` bytes), later
+    /// ones succeed.
+    static func failing(times: Int, afterWriting partial: Int) -> FileCalls {
+        let remaining = Locked(times)
+        return FileCalls(write: { fd, buffer, count in
+                             let fail = remaining.withLock { n -> Bool in
+                                 guard n > 0 else { return false }
+                                 n -= 1
+                                 return true
+                             }
+                             guard fail else { return FileCalls.system.write(fd, buffer, count) }
+                             if partial > 0 { _ = FileCalls.system.write(fd, buffer, min(partial, count)) }
+                             errno = ENOSPC
+                             return -1
+                         },
+                         sync: FileCalls.system.sync, truncate: FileCalls.system.truncate)
+    }
+}

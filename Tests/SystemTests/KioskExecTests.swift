@@ -33,7 +33,7 @@ struct KioskExecTests {
     }
 
     static func harness(_ runner: FakeRunner, inherited: [String: String]) throws -> KioskHarness {
-        try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "/dev/null"}"#),
+        try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "-"}"#),
                          makeAction: { _ in ExecTagAction(arguments: ["/opt/hook", "--x"], timeout: .seconds(3), runner: runner, inherited: inherited) })
     }
 

@@ -24,15 +24,17 @@ final class KioskOutput: @unchecked Sendable {
     static let format = RecordFileFormat.jsonLines(requiringAnyOf: [["uid", "type", "reader"], ["serial", "bluetooth"]],
                                                    firstKeys: ["records", "ndef", "uid", "bluetooth", "serial"])
 
+    /// - Parameter calls: the system calls of an append, when the file is first opened (tests
+    ///   make the disk fail).
     /// - Throws: `RecordFileError` when the file cannot be opened for appending.
-    static func open(_ target: KioskConfiguration.Output, sync: Bool) throws -> KioskOutput {
+    static func open(_ target: KioskConfiguration.Output, sync: Bool, calls: FileCalls = .system) throws -> KioskOutput {
         switch target {
         case .standardOutput:
             let file = try DurableRecordFile(standardOutput: format)
             file.syncsEachRecord = false
             return KioskOutput(path: "stdout", file: file)
         case let .file(path):
-            return KioskOutput(path: path, file: try pool.acquire(path, sync: sync))
+            return KioskOutput(path: path, file: try pool.acquire(path, sync: sync, calls: calls))
         }
     }
 
@@ -58,7 +60,7 @@ final class KioskOutput: @unchecked Sendable {
         private let lock = NSLock()
         private var files: [String: (file: DurableRecordFile, users: Int)] = [:]
 
-        func acquire(_ path: String, sync: Bool) throws -> DurableRecordFile {
+        func acquire(_ path: String, sync: Bool, calls: FileCalls) throws -> DurableRecordFile {
             try lock.withLock {
                 if let entry = files[path] {
                     try entry.file.reopen()
@@ -66,7 +68,7 @@ final class KioskOutput: @unchecked Sendable {
                     files[path]!.users += 1
                     return entry.file
                 }
-                let file = try DurableRecordFile(path: path, format: KioskOutput.format, mode: 0o640) { warning in
+                let file = try DurableRecordFile(path: path, format: KioskOutput.format, mode: 0o640, calls: calls) { warning in
                     // Same shape as the kiosk log (journald priority 4: warning).
                     Stderr.line("<4>output: " + NDEFText.safe(warning))
                 }
