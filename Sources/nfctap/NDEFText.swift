@@ -1,6 +1,6 @@
 import Foundation
-import RecordOutput
 import NDEF
+import RecordOutput
 
 /// Renders an NDEF message for people: one line per record, nested Smart Poster records indented.
 ///

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import RecordOutput
 import NDEF
 import NFCReaders
+import RecordOutput
 
 /// `nfctap readers`: the PC/SC readers attached now, the configured libnfc devices
 /// (`libnfc:<connstring>`), and the tag on each.

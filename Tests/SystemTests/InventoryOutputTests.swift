@@ -1,6 +1,6 @@
 import Foundation
-import RecordOutput
 @testable import nfctap
+import RecordOutput
 import Testing
 
 /// The record file: formats, quoting, torn-write repair, refusals. No readers involved.

@@ -1,9 +1,9 @@
 @testable import CoreNFCLinux
 import Foundation
-import RecordOutput
 import NDEF
 import NFCReaders
 @testable import nfctap
+import RecordOutput
 import TagEmulation
 import Testing
 

@@ -1,11 +1,11 @@
 import CoreNFCLinux
 import Foundation
-import RecordOutput
 import NDEF
 import NFCReaders
+@testable import nfctap
+import RecordOutput
 import TagEmulation
 import Testing
-@testable import nfctap
 
 /// `nfctap kiosk`'s runner in-process over the virtual reader backend: actions, feedback,
 /// sessions restarted, readers and the service coming and going, reload, stop.
