@@ -108,8 +108,14 @@ struct RecordsCLITests {
         let kiosk = try KioskProcess(arguments: ["kiosk", "--config", try Self.kioskConfig(dir, output: output)],
                                      environment: Self.noService(dir))
         kiosk.waitForLog("kiosk starting") { $0.hasPrefix("<5>kiosk starting") }
+        kiosk.waitForLog("session started") { $0.hasPrefix("<6>session started") }
         #expect(rename(output, dir.path("taps.jsonl.1")) == 0)
-        kiosk.signal(SIGHUP)
+        // The signal source may be registered a moment after the first log lines: SIGHUP again
+        // until it is heard (a reload is idempotent).
+        for _ in 0..<20 where !kiosk.lines.contains(where: { $0.hasPrefix("<5>configuration reloaded") }) {
+            kiosk.signal(SIGHUP)
+            usleep(250_000)
+        }
         kiosk.waitForLog("reloaded") { $0.hasPrefix("<5>configuration reloaded") }
         #expect(FileManager.default.fileExists(atPath: output))
         // The new file is the one locked now: another process is refused on it.

@@ -71,10 +71,6 @@ struct Kiosk: ParsableCommand {
             logger.critical("cannot start", metadata: ["error": "\(error)"])
             throw NFCTapExit.failure
         }
-        logger.notice("kiosk starting", metadata: [
-            "config": "\(config ?? "(none: defaults)")", "action": "\(configuration.actionName)",
-            "version": "\(NFCTap.version)",
-        ])
         let signals = DispatchQueue(label: "nfctap.kiosk.signals")
         let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: signals) { number in
             if number == SIGHUP {
@@ -83,6 +79,11 @@ struct Kiosk: ParsableCommand {
                 runner.stop(signal: number)
             }
         }
+        // Logged once signals are handled: from here SIGHUP reloads and SIGTERM stops.
+        logger.notice("kiosk starting", metadata: [
+            "config": "\(config ?? "(none: defaults)")", "action": "\(configuration.actionName)",
+            "version": "\(NFCTap.version)",
+        ])
         let done = DispatchSemaphore(value: 0)
         Task {
             await runner.run()
