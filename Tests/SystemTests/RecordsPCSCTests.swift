@@ -64,5 +64,44 @@ extension PCSCSystemTests {
             #expect(text.hasSuffix("\n"))
             #expect(try parseJSONLines(text).map { $0["seq"] as? Int } == [1])
         }
+
+        /// A real full disk: the output lives on a 4 KiB tmpfs mounted in a private mount namespace
+        /// of the child (`unshare -m`), pre-filled with records to 4000 bytes; the next record
+        /// gets 96 bytes in and then ENOSPC. The file is copied out after nfctap exits.
+        @Test("a real full disk (ENOSPC on a 4 KiB tmpfs): the partial record is cut back, red, exit 1")
+        func realDiskFull() throws {
+            let dir = try InventoryTempDirectory()
+            let mountPoint = dir.path("small")
+            try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
+            var prefill = ""
+            var n = 0
+            while prefill.utf8.count < 3800 {
+                n += 1
+                prefill += #"{"seq":\#(n),"time":"2025-01-01T00:00:00.000Z","uid":"04A1B2C3D4E5F6","type":"type2","product":null,"reader":"x","summary":null,"zebraSerial":null,"duplicate":false,"error":null}"# + "\n"
+            }
+            let pad = 4000 - prefill.utf8.count
+            let head = #"{"seq":\#(n + 1),"time":"2025-01-01T00:00:00.000Z","uid":"04A1B2C3D4E5F6","reader":""#
+            let tail = "\"}\n"
+            prefill += head + String(repeating: "p", count: pad - head.utf8.count - tail.utf8.count) + tail
+            #expect(prefill.utf8.count == 4000)
+            try prefill.write(toFile: dir.path("prefill"), atomically: false, encoding: .utf8)
+            let script = """
+                m=$1; src=$2; out=$3; shift 3
+                mount -t tmpfs -o size=4k tmpfs "$m" || exit 99
+                cp "$src" "$m/taps.jsonl" || exit 98
+                "$@"; status=$?
+                cp "$m/taps.jsonl" "$out"
+                exit $status
+                """
+            let cli = try LiveCLI(["inventory", "--output", mountPoint + "/taps.jsonl", "--reader", TestPCSCD.reader0],
+                                  launcher: ["/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+                                             mountPoint, dir.path("prefill"), dir.path("after")])
+            cli.waitFor("Inventory: tap tags")
+            try Self.tap(1, cli, expect: "inventory stopped")
+            #expect(cli.finish() == 1)
+            #expect(cli.stderr.contains("failed: No space left on device"))
+            #expect(!cli.stderr.contains("✓ #"))
+            #expect(try String(contentsOfFile: dir.path("after"), encoding: .utf8) == prefill)
+        }
     }
 }
