@@ -129,7 +129,8 @@ extension DurableRecordFile {
         }
     }
 
-    static func directory(of path: String) -> String {
+    /// The directory part of `path` (`.` for a bare name).
+    public static func directory(of path: String) -> String {
         let parent = (path as NSString).deletingLastPathComponent
         return parent.isEmpty ? "." : parent
     }

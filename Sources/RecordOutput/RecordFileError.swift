@@ -22,7 +22,7 @@ public enum RecordFileError: Error, Equatable, CustomStringConvertible {
         case let .directoryMissing(path, directory):
             return "cannot write \(path): the directory \(directory) does not exist (create it first, or choose another output)"
         case let .symlink(path):
-            return "\(path) is a symbolic link: refusing to follow it (name the real file instead)"
+            return "\(path) is a symbolic link: refusing to follow it (name the real file instead, or \"-\" for stdout)"
         case let .notRegularFile(path, kind):
             return "\(path) is \(kind), not a regular file: records written there could be lost (use \"-\" for stdout)"
         case let .notOurs(path, format):

@@ -12,11 +12,14 @@ final class KioskOutput: @unchecked Sendable {
     // @unchecked: `closed` is behind the pool's lock; the file is thread-safe.
     let path: String
     private let file: DurableRecordFile
+    /// The pool's name for the file (nil for stdout).
+    private let poolKey: String?
     private var closed = false
 
-    private init(path: String, file: DurableRecordFile) {
+    private init(path: String, file: DurableRecordFile, poolKey: String?) {
         self.path = path
         self.file = file
+        self.poolKey = poolKey
     }
 
     /// The kiosk's lines: a tag report (`scan --json`'s object) or a printer identity (`pair`
@@ -32,9 +35,10 @@ final class KioskOutput: @unchecked Sendable {
         case .standardOutput:
             let file = try DurableRecordFile(standardOutput: format)
             file.syncsEachRecord = false
-            return KioskOutput(path: "stdout", file: file)
+            return KioskOutput(path: "stdout", file: file, poolKey: nil)
         case let .file(path):
-            return KioskOutput(path: path, file: try pool.acquire(path, sync: sync, calls: calls))
+            let key = Pool.key(for: path)
+            return KioskOutput(path: path, file: try pool.acquire(key, path: path, sync: sync, calls: calls), poolKey: key)
         }
     }
 
@@ -47,8 +51,8 @@ final class KioskOutput: @unchecked Sendable {
 
     /// Lets go of the file (closed once its last user has; stdout stays open).
     func close() {
-        guard path != "stdout" else { return }
-        KioskOutput.pool.release(path, closing: self)
+        guard let poolKey else { return }
+        KioskOutput.pool.release(poolKey, closing: self)
     }
 
     deinit { close() }
@@ -58,14 +62,24 @@ final class KioskOutput: @unchecked Sendable {
     /// Open files by path, with their users.
     private final class Pool: @unchecked Sendable {
         private let lock = NSLock()
+
+        /// The path with its directory resolved (`/var/log/../log/x` and a symlinked directory
+        /// name the same file, so they share one descriptor and one lock).
+        static func key(for path: String) -> String {
+            let directory = DurableRecordFile.directory(of: path)
+            guard let resolved = realpath(directory, nil) else { return path }
+            defer { free(resolved) }
+            return String(cString: resolved) + "/" + (path as NSString).lastPathComponent
+        }
+
         private var files: [String: (file: DurableRecordFile, users: Int)] = [:]
 
-        func acquire(_ path: String, sync: Bool, calls: FileCalls) throws -> DurableRecordFile {
+        func acquire(_ key: String, path: String, sync: Bool, calls: FileCalls) throws -> DurableRecordFile {
             try lock.withLock {
-                if let entry = files[path] {
+                if let entry = files[key] {
                     try entry.file.reopen()
                     entry.file.syncsEachRecord = sync
-                    files[path]!.users += 1
+                    files[key]!.users += 1
                     return entry.file
                 }
                 let file = try DurableRecordFile(path: path, format: KioskOutput.format, mode: 0o640, calls: calls) { warning in
@@ -73,21 +87,21 @@ final class KioskOutput: @unchecked Sendable {
                     Stderr.line("<4>output: " + NDEFText.safe(warning))
                 }
                 file.syncsEachRecord = sync
-                files[path] = (file, 1)
+                files[key] = (file, 1)
                 return file
             }
         }
 
-        func release(_ path: String, closing output: KioskOutput) {
+        func release(_ key: String, closing output: KioskOutput) {
             lock.withLock {
-                guard !output.closed, var entry = files[path] else { return }
+                guard !output.closed, var entry = files[key] else { return }
                 output.closed = true
                 entry.users -= 1
                 if entry.users <= 0 {
                     entry.file.close()
-                    files[path] = nil
+                    files[key] = nil
                 } else {
-                    files[path] = entry
+                    files[key] = entry
                 }
             }
         }
