@@ -103,5 +103,46 @@ extension PCSCSystemTests {
             #expect(!cli.stderr.contains("✓ #"))
             #expect(try String(contentsOfFile: dir.path("after"), encoding: .utf8) == prefill)
         }
+
+        /// The kiosk on a full disk: a 4 KiB tmpfs in the child's private mount namespace holding
+        /// 4000 bytes of kiosk lines. The tap's line gets part-way and then ENOSPC: it must be cut
+        /// back (red), never left as a partial line for the next one to be glued onto.
+        @Test("kiosk on a real full disk: the partial line is cut back, the tap is red, the file still parses")
+        func kioskRealDiskFull() throws {
+            let dir = try InventoryTempDirectory()
+            let mountPoint = dir.path("small")
+            try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
+            let line = #"{"uid":"04A1B2C3D4E5F6","type":"type2","product":null,"capacity":null,"writable":null,"reader":"x"}"# + "\n"
+            var prefill = String(repeating: line, count: 3800 / line.utf8.count)
+            let head = #"{"uid":"04A1B2C3D4E5F6","type":"type2","reader":""#, tail = "\"}\n"
+            prefill += head + String(repeating: "p", count: 4000 - prefill.utf8.count - head.utf8.count - tail.utf8.count) + tail
+            #expect(prefill.utf8.count == 4000)
+            try prefill.write(toFile: dir.path("prefill"), atomically: false, encoding: .utf8)
+            let config = dir.path("kiosk.json")
+            try PCSCSystemTests.kioskConfig(output: mountPoint + "/taps.jsonl").write(toFile: config, atomically: true, encoding: .utf8)
+            // SIGTERM reaches the kiosk through the shell, which then copies the file out.
+            let script = """
+                m=$1; src=$2; out=$3; shift 3
+                mount -t tmpfs -o size=4k tmpfs "$m" || exit 99
+                cp "$src" "$m/taps.jsonl" || exit 98
+                "$@" & pid=$!
+                trap 'kill -TERM $pid' TERM
+                wait $pid; wait $pid; status=$?
+                cp "$m/taps.jsonl" "$out"
+                exit $status
+                """
+            let kiosk = try KioskProcess(arguments: ["kiosk", "--config", config],
+                                         launcher: ["/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+                                                    mountPoint, dir.path("prefill"), dir.path("after")])
+            kiosk.waitForLog("reader added") { $0.hasPrefix("<6>reader added") && $0.contains(TestPCSCD.reader0) }
+            let card = VPCDCard(behaviour: EmulatedPCSCReader(profile: .generic, tag: try KioskTags.uri("https://example.com/full", uid: 1)),
+                                port: TestPCSCD.port0)
+            try card.insert()
+            kiosk.waitForLog("the failed tap") { $0.hasPrefix("<3>action result ok=false") }
+            card.remove()
+            #expect(kiosk.terminate() == 0)
+            #expect(kiosk.lines.contains { $0.contains("No space left on device") })
+            #expect(try String(contentsOfFile: dir.path("after"), encoding: .utf8) == prefill)
+        }
     }
 }
