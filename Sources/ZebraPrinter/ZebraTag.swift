@@ -69,7 +69,7 @@ public enum ZebraTag {
         return identity
     }
 
-    /// Empty or all zeros → nil (absent, specs/zebra.md §1; so pairing has no address and never
+    /// Empty or all zeros → nil (absent, docs/zebra.md §1; so pairing has no address and never
     /// starts a discovery); a broadcast or multicast address is no printer's: refused. Otherwise
     /// a valid MAC or an error.
     private static func mac(_ field: QueryField) throws -> MACAddress? {
