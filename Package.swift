@@ -34,11 +34,13 @@ let package = Package(
         .target(name: "NDEF"),
         .target(name: "NFCTags", dependencies: ["NDEF"]),
         .target(name: "ZebraPrinter", dependencies: ["NDEF"]),
+        // Durable record files (inventory, kiosk), CSV cells and JSON strings made safe.
+        .target(name: "RecordOutput"),
 
         // Readers, sessions, pairing.
         .target(name: "NFCReaders", dependencies: ["NFCTags", "PCSC", "LibNFC"]),
         .target(name: "CoreNFCLinux", dependencies: ["NFCReaders", "NFCTags", "NDEF"]),
-        .target(name: "Pairing", dependencies: ["ZebraPrinter", "CSDBus"]),
+        .target(name: "Pairing", dependencies: ["ZebraPrinter", "CSDBus", "RecordOutput"]),
         // Desktop entries, Exec lines, URL claims, launch files: `nfctap agent` (background reading).
         .target(name: "DesktopIntegration"),
 
@@ -48,7 +50,7 @@ let package = Package(
         .executableTarget(
             name: "nfctap",
             dependencies: [
-                "NDEF", "NFCTags", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation",
+                "NDEF", "NFCTags", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "RecordOutput",
                 "DesktopIntegration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -78,12 +80,13 @@ let package = Package(
         .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "PCSC", "LibNFC", "NFCTags", "TagEmulation"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "ZebraPrinter"]),
         .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"]),
+        .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"]),
         // Ring 3 (system): real pcscd + vpcd, libnfc + PN532 emulator, BlueZ mock, the CLI as a user runs it.
         // Started by scripts/test.sh; each suite is skipped with a clear reason when its daemon is absent.
         .testTarget(
             name: "SystemTests",
             dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "NFCReaders", "Pairing", "ZebraPrinter",
-                           "CoreNFCLinux", "nfctap", "DesktopIntegration"],
+                           "CoreNFCLinux", "RecordOutput", "nfctap", "DesktopIntegration"],
             exclude: ["Fixtures/bluez_zebra.py"]
         ),
     ],

@@ -11,6 +11,13 @@ public struct MACAddress: Hashable, Sendable, CustomStringConvertible {
     /// All zeros: Zebra's marker for "this interface is not present" (docs/zebra.md §1).
     public var isZero: Bool { bytes.allSatisfy { $0 == 0 } }
 
+    /// `FF:FF:FF:FF:FF:FF`: every station at once, never one device's address.
+    public var isBroadcast: Bool { bytes.allSatisfy { $0 == 0xFF } }
+
+    /// The first octet's least significant bit set (IEEE 802 group address): a group of
+    /// stations, never one device's address. Broadcast is a multicast address too.
+    public var isMulticast: Bool { bytes[0] & 0x01 != 0 }
+
     public var description: String {
         bytes.map { b in
             let s = String(b, radix: 16, uppercase: true)

@@ -69,13 +69,18 @@ public enum ZebraTag {
         return identity
     }
 
-    /// Empty or all zeros → nil (absent, docs/zebra.md §1); otherwise a valid MAC or an error.
+    /// Empty or all zeros → nil (absent, docs/zebra.md §1; so pairing has no address and never
+    /// starts a discovery); a broadcast or multicast address is no printer's: refused. Otherwise
+    /// a valid MAC or an error.
     private static func mac(_ field: QueryField) throws -> MACAddress? {
         if field.value.isEmpty { return nil }
         guard let mac = MACAddress(string: field.value) else {
             throw ZebraTagError.malformedMAC(key: field.key, value: field.value)
         }
-        return mac.isZero ? nil : mac
+        if mac.isZero { return nil }
+        if mac.isBroadcast { throw ZebraTagError.notADeviceAddress(key: field.key, value: field.value, reason: .broadcast) }
+        if mac.isMulticast { throw ZebraTagError.notADeviceAddress(key: field.key, value: field.value, reason: .multicast) }
+        return mac
     }
 
     /// Visible ASCII, bounded; an empty optional field is absent (nil).

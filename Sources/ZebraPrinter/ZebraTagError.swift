@@ -43,11 +43,21 @@ public enum ZebraTagError: Error, Hashable, Sendable {
     case duplicateKey(String)
     /// A MAC field (`mE`, `mW`, `mB`, `mBL`) that is not 12 hex digits (optionally `:`- or `-`-separated).
     case malformedMAC(key: String, value: String)
+    /// A MAC field holding a well-formed address that cannot be one printer's: broadcast
+    /// (`FF:FF:FF:FF:FF:FF`) or multicast (first octet odd). Pairing with it would reach no printer,
+    /// or the wrong devices.
+    case notADeviceAddress(key: String, value: String, reason: AddressProblem)
     /// No `s` (serial) field.
     case missingSerial
     /// A known text field (`s`, `c`, `v`) that is empty where a value is required, longer than
     /// ``ZebraTag/maxFieldLength``, or holds a character outside visible ASCII (0x21–0x7E).
     case invalidField(key: String, value: String, reason: FieldProblem)
+
+    /// Why a MAC in ``ZebraTagError/notADeviceAddress(key:value:reason:)`` is no printer's.
+    public enum AddressProblem: Hashable, Sendable {
+        case broadcast
+        case multicast
+    }
 
     /// What is wrong with a text field in ``ZebraTagError/invalidField(key:value:reason:)``.
     public enum FieldProblem: Hashable, Sendable {
@@ -99,6 +109,9 @@ extension ZebraTagError: CustomStringConvertible {
             return "key \"\(k)\" appears more than once"
         case let .malformedMAC(k, v):
             return "\(k)=\"\(v)\" is not a MAC address (12 hex digits)"
+        case let .notADeviceAddress(k, v, reason):
+            let why = reason == .broadcast ? "the broadcast address" : "a multicast (group) address: its first octet is odd"
+            return "\(k)=\"\(v)\" is not a printer address: it is \(why)"
         case .missingSerial:
             return "no serial number (s=) on the tag"
         case let .invalidField(k, v, reason):

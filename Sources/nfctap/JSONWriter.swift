@@ -1,6 +1,8 @@
+import RecordOutput
+
 /// Writes `JSONValue` as compact JSON text (one line: suitable for JSON Lines).
-/// Strings escape `"`, `\` and every control character below U+0020; other characters,
-/// non-ASCII included, are written as UTF-8.
+/// Strings escape `"`, `\`, C0/C1 controls, DEL, bidi controls and U+2028/U+2029 as `\uXXXX`
+/// (`JSONString`); other characters, non-ASCII included, are written as UTF-8.
 extension JSONValue {
     var jsonText: String {
         var out = ""
@@ -35,24 +37,8 @@ extension JSONValue {
         }
     }
 
+    /// The shared escaping of every JSON output (`RecordOutput.JSONString`).
     static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16, uppercase: false)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        JSONString.append(s, to: &out)
     }
 }

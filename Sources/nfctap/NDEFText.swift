@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import RecordOutput
 
 /// Renders an NDEF message for people: one line per record, nested Smart Poster records indented.
 ///
@@ -101,7 +102,9 @@ enum NDEFText {
         var out = ""
         for scalar in s.unicodeScalars {
             let v = scalar.value
-            if v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) {
+            // The controls JSON output escapes too (`JSONString.needsEscape`): C0, DEL, C1, bidi
+            // controls (U+200E/F, U+202A–E, U+2066–9) and the line/paragraph separators U+2028/9.
+            if JSONString.needsEscape(scalar) {
                 out += "\\u{" + String(v, radix: 16, uppercase: true) + "}"
             } else {
                 out.unicodeScalars.append(scalar)

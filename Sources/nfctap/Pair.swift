@@ -19,8 +19,15 @@ struct Pair: ParsableCommand {
               exec:CMD  run CMD (split into words, never by a shell) with NFCTAP_SERIAL,
                         NFCTAP_MODEL, NFCTAP_BT_MAC, NFCTAP_BLE_MAC, NFCTAP_WIFI_MAC,
                         NFCTAP_ETHERNET_MAC, NFCTAP_VERSION set and the identity as
-                        one JSON line on stdin; its exit status decides success
+                        one JSON line on stdin; its exit status decides success.
+                        CMD runs in its own process group, ended (SIGTERM, then
+                        SIGKILL 2 s later) when CMD exits or times out: nothing
+                        it starts in the background outlives it
               json      print the identity as one JSON line on stdout
+
+            A tag whose Bluetooth MAC is broadcast (FF:FF:FF:FF:FF:FF) or multicast
+            (first octet odd) is refused as no printer address, with the reason; an
+            all-zero MAC means "absent" (Zebra's convention): no discovery is started.
 
             After pairing with bluez, --setvar, --getvar, --status and --test-label
             talk to the printer over Bluetooth, in that order.

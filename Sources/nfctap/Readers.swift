@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NDEF
 import NFCReaders
+import RecordOutput
 
 /// `nfctap readers`: the PC/SC readers attached now, the configured libnfc devices
 /// (`libnfc:<connstring>`), and the tag on each.
@@ -72,7 +73,7 @@ struct Readers: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(entries), as: UTF8.self))
+            print(JSONString.hardened(json: String(decoding: try encoder.encode(entries), as: UTF8.self)))
         } else {
             for e in entries {
                 let tag = e.tag.map { "\($0.technology) tag, UID \($0.uid.isEmpty ? "unknown" : $0.uid), ATR \($0.atr)" } ?? "no tag"

@@ -22,7 +22,7 @@ struct InventoryCLITests {
         try "name,phone\r\n".write(toFile: path, atomically: false, encoding: .utf8)
         let r = try runCLI(["inventory", "--output", path, "--timeout", "1"])
         #expect(r.status == 1)
-        #expect(r.stderr.contains("not an nfctap inventory in csv format"))
+        #expect(r.stderr.contains("is not nfctap's records in csv format"))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "name,phone\r\n")
     }
 

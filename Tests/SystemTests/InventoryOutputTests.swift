@@ -1,5 +1,6 @@
 import Foundation
 @testable import nfctap
+import RecordOutput
 import Testing
 
 /// The record file: formats, quoting, torn-write repair, refusals. No readers involved.
@@ -34,23 +35,10 @@ struct InventoryOutputTests {
         ("two\nlines", "\"two\nlines\""),
         ("cr\r\nlf", "\"cr\r\nlf\""),
         (" padded", "\" padded\""),
-        ("=1+2", "=1+2"),
+        ("=1+2", "'=1+2"),   // OWASP CSV injection: neutralised
     ])
     func quoting(value: String, expected: String) {
         #expect(CSV.field(value) == expected)
-    }
-
-    @Test("the end of the last complete record", arguments: [
-        (InventoryFormat.jsonl, "", 0),
-        (.jsonl, "{\"a\":1}\n", 8),
-        (.jsonl, "{\"a\":1}\n{\"a\"", 8),
-        (.jsonl, "{\"a", 0),
-        (.csv, "h\r\n1,\"x\ny\"\r\n", 12),
-        (.csv, "h\r\n1,\"x\ny\"\r\n2,\"p\nq", 12),  // cut inside a quoted newline
-        (.csv, "h\r\n1,\"say \"\"a\"\"\"\r\n2,", 18),
-    ])
-    func completeLength(format: InventoryFormat, content: String, expected: Int) {
-        #expect(InventoryOutput.completeLength(of: Array(content.utf8), format: format) == expected)
     }
 
     @Test("a new CSV file gets the header once; reopening appends without a second header")
@@ -122,12 +110,12 @@ struct InventoryOutputTests {
         let dir = try InventoryTempDirectory()
         let path = dir.path("notes.csv")
         try "name,phone\r\nbob,123\r\n".write(toFile: path, atomically: false, encoding: .utf8)
-        #expect(throws: InventoryOutputError.notAnInventory(path: path, format: .csv)) {
+        #expect(throws: InventoryOutputError.notOurs(path: path, format: "csv")) {
             try InventoryOutput(path: path, format: .csv) { _ in }
         }
         let jsonl = InventoryFormat.jsonl.encode(Self.record)
         try jsonl.write(toFile: path, atomically: false, encoding: .utf8)
-        #expect(throws: InventoryOutputError.notAnInventory(path: path, format: .csv)) {
+        #expect(throws: InventoryOutputError.notOurs(path: path, format: "csv")) {
             try InventoryOutput(path: path, format: .csv) { _ in }
         }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == jsonl)
@@ -143,12 +131,16 @@ struct InventoryOutputTests {
         #expect(!FileManager.default.fileExists(atPath: dir.path("missing")))
     }
 
-    @Test("a failed write (disk full) throws with the errno")
+    @Test("a failed write (disk full) throws with the errno; the file is cut back to its last record")
     func diskFull() throws {
-        let output = try InventoryOutput(path: "/dev/full", format: .jsonl) { _ in }
-        #expect(throws: InventoryOutputError.io(operation: "writing to", path: "/dev/full", errno: ENOSPC)) {
+        let dir = try InventoryTempDirectory()
+        let path = dir.path("taps.jsonl")
+        try InventoryOutput(path: path, format: .jsonl) { _ in }.append(InventoryFormat.jsonl.encode(Self.record))
+        let output = try InventoryOutput(path: path, format: .jsonl, calls: .diskFull(afterWriting: 20)) { _ in }
+        #expect(throws: InventoryOutputError.io(operation: "writing to", path: path, errno: ENOSPC)) {
             try output.append(InventoryFormat.jsonl.encode(Self.record))
         }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == InventoryFormat.jsonl.encode(Self.record))
     }
 
     @Test("the format follows the file name unless given")

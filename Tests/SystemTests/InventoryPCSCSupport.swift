@@ -47,9 +47,16 @@ final class LiveCLI: @unchecked Sendable {
     private var text = ""
     private var closed = false
 
-    init(_ args: [String], environment extra: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: SystemEnvironment.cliPath)
-        process.arguments = args
+    /// - Parameter launcher: a program that runs the CLI (`["/usr/bin/prlimit", "--fsize=300"]`);
+    ///   empty = the CLI itself.
+    init(_ args: [String], environment extra: [String: String] = [:], launcher: [String] = []) throws {
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = Array(launcher.dropFirst()) + [SystemEnvironment.cliPath] + args
+        } else {
+            process.executableURL = URL(fileURLWithPath: SystemEnvironment.cliPath)
+            process.arguments = args
+        }
         var env = ProcessInfo.processInfo.environment
         for (k, v) in extra { env[k] = v }
         process.environment = env

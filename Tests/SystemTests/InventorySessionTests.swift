@@ -3,6 +3,7 @@ import Foundation
 import NDEF
 import NFCReaders
 @testable import nfctap
+import RecordOutput
 import TagEmulation
 import Testing
 
@@ -123,7 +124,7 @@ struct InventorySessionTests {
 
     @Test("a record that cannot be written: red on the reader, the inventory stops, nothing confirmed")
     func diskFull() throws {
-        let h = try InventoryHarness(readers: ["Desk A"], path: "/dev/full")
+        let h = try InventoryHarness(readers: ["Desk A"], calls: .diskFull(afterWriting: 10))
         let failures = DemoInbox<InventoryOutputError>()
         h.recorder.onFailure = { [run = h.run] error in
             failures.put(error)
@@ -132,7 +133,8 @@ struct InventorySessionTests {
         h.start()
         h.backend.place(try inventoryTag(uid: 0x01, uri: "https://example.com/x"), on: "Desk A")
         let failure = try #require(failures.take(before: Date(timeIntervalSinceNow: 10)))
-        #expect(failure == .io(operation: "writing to", path: "/dev/full", errno: ENOSPC))
+        #expect(failure == .io(operation: "writing to", path: h.path, errno: ENOSPC))
+        #expect(try String(contentsOfFile: h.path, encoding: .utf8) == "")  // the torn record was cut back
         #expect(try #require(h.run.wait(timeout: .now() + 10)).code == .readerSessionInvalidationErrorUserCanceled)
         #expect(h.confirmed.take(before: Date()) == nil)
         #expect(h.backend.feedbackLog.map(\.feedback) == [.failure])

@@ -3,6 +3,7 @@ import Foundation
 import NDEF
 import NFCReaders
 @testable import nfctap
+import RecordOutput
 import TagEmulation
 import Testing
 
@@ -85,12 +86,13 @@ final class InventoryHarness: @unchecked Sendable {
     private(set) var warnings: [String] = []
 
     init(readers: [String] = ["Desk A", "Desk B"], format: InventoryFormat = .jsonl,
-         file: String = "inventory.jsonl", path: String? = nil, duplicateWindow: Duration = .seconds(5)) throws {
+         file: String = "inventory.jsonl", path: String? = nil, duplicateWindow: Duration = .seconds(5),
+         calls: FileCalls = .system) throws {
         backend = VirtualReaderBackend(readerNames: readers)
         directory = try InventoryTempDirectory()
         self.path = path ?? directory.path(file)
         var warnings: [String] = []
-        output = try InventoryOutput(path: self.path, format: format) { warnings.append($0) }
+        output = try InventoryOutput(path: self.path, format: format, calls: calls) { warnings.append($0) }
         self.warnings = warnings
         let elapsed = self.elapsed
         let clock = InventoryRecorder.Clock(wall: { Date(timeIntervalSince1970: 1_700_000_000.25) }, monotonic: { elapsed.current })
@@ -126,4 +128,36 @@ final class InventoryHarness: @unchecked Sendable {
     }
 
     var fileText: String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+}
+
+extension FileCalls {
+    /// Every write fails as on a full disk (after storing `partial` bytes of the record).
+    static func diskFull(afterWriting partial: Int = 0) -> FileCalls {
+        FileCalls(write: { fd, buffer, count in
+                      if partial > 0 { _ = FileCalls.system.write(fd, buffer, min(partial, count)) }
+                      errno = ENOSPC
+                      return -1
+                  },
+                  sync: FileCalls.system.sync, truncate: FileCalls.system.truncate)
+    }
+}
+
+extension FileCalls {
+    /// The first `times` writes fail as on a full disk (after storing `partial` bytes), later
+    /// ones succeed.
+    static func failing(times: Int, afterWriting partial: Int) -> FileCalls {
+        let remaining = Locked(times)
+        return FileCalls(write: { fd, buffer, count in
+                             let fail = remaining.withLock { n -> Bool in
+                                 guard n > 0 else { return false }
+                                 n -= 1
+                                 return true
+                             }
+                             guard fail else { return FileCalls.system.write(fd, buffer, count) }
+                             if partial > 0 { _ = FileCalls.system.write(fd, buffer, min(partial, count)) }
+                             errno = ENOSPC
+                             return -1
+                         },
+                         sync: FileCalls.system.sync, truncate: FileCalls.system.truncate)
+    }
 }

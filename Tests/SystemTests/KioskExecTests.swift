@@ -33,7 +33,7 @@ struct KioskExecTests {
     }
 
     static func harness(_ runner: FakeRunner, inherited: [String: String]) throws -> KioskHarness {
-        try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "/dev/null"}"#),
+        try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "-"}"#),
                          makeAction: { _ in ExecTagAction(arguments: ["/opt/hook", "--x"], timeout: .seconds(3), runner: runner, inherited: inherited) })
     }
 
@@ -124,5 +124,29 @@ struct KioskExecTests {
                 == "Kiosk Reader A|$HOME;|`x`")
         #expect(kiosk.feedback == [.success, .failure, .failure])
         #expect(kiosk.recorder.lines.contains { $0.contains("did not finish within 0.3 s and was stopped") })
+    }
+
+    @Test("exec: a background child the program leaves behind is ended with it; the tap stays green")
+    func backgroundChildEnded() async throws {
+        let dir = try kioskDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("spawn.sh").path
+        try """
+            #!/bin/sh
+            sleep 30 &
+            echo $! > "$1/child"
+            exit 0
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let kiosk = try KioskHarness(try kioskConfiguration(#"{"action": "exec", "command": "\#(script) \#(dir.path)"}"#))
+        await kiosk.start()
+        await kiosk.tap(try KioskTags.uri("https://example.com/a", uid: 1), expectTap: 1)
+        await kiosk.stop()
+        #expect(kiosk.feedback == [.success])
+        let child = try #require(pid_t(try String(contentsOfFile: dir.appendingPathComponent("child").path, encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let stat = (try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8)) ?? ""
+        let state = stat.lastIndex(of: ")").map { stat[stat.index(after: $0)...].split(separator: " ").first.map(String.init) ?? "" } ?? "gone"
+        #expect(state == "gone" || state == "Z", "the background sleep (pid \(child)) is still running: \(state)")
     }
 }

@@ -11,9 +11,16 @@ final class KioskProcess: @unchecked Sendable {
     private var _lines: [String] = []
     private let errPipe = Pipe()
 
-    init(arguments: [String], environment extra: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: SystemEnvironment.cliPath)
-        process.arguments = arguments
+    /// - Parameter launcher: a program that runs the CLI (its arguments first, then the CLI's
+    ///   path and `arguments`); empty = the CLI itself.
+    init(arguments: [String], environment extra: [String: String] = [:], launcher: [String] = []) throws {
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = Array(launcher.dropFirst()) + [SystemEnvironment.cliPath] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: SystemEnvironment.cliPath)
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         for (k, v) in extra { env[k] = v }
         process.environment = env

@@ -2,9 +2,10 @@ import CoreNFCLinux
 import Foundation
 import NDEF
 import NFCReaders
+@testable import nfctap
+import RecordOutput
 import TagEmulation
 import Testing
-@testable import nfctap
 
 /// `nfctap kiosk`'s runner in-process over the virtual reader backend: actions, feedback,
 /// sessions restarted, readers and the service coming and going, reload, stop.
@@ -41,18 +42,26 @@ struct KioskRunnerTests {
         #expect(kiosk.runner.sessionsStarted == 1)
     }
 
-    @Test("json output that cannot be written (disk full): red, error logged, the kiosk goes on")
+    @Test("json output that cannot be written (disk full mid-line): red, error logged, the line cut back, the next tap whole")
     func unwritableOutputIsRed() async throws {
-        let kiosk = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "/dev/full"}"#))
+        let dir = try kioskDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("taps.jsonl").path
+        let calls = FileCalls.failing(times: 2, afterWriting: 25)
+        let kiosk = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "\#(path)"}"#),
+                                     makeAction: { JSONLineAction(output: try KioskOutput.open($0.output, sync: true, calls: calls)) })
         await kiosk.start()
         await kiosk.tap(try KioskTags.uri("https://example.com/a", uid: 1), expectTap: 1)
         await kiosk.tap(try KioskTags.uri("https://example.com/b", uid: 2), expectTap: 2)
+        await kiosk.tap(try KioskTags.uri("https://example.com/c", uid: 3), expectTap: 3)
         await kiosk.stop()
-        #expect(kiosk.feedback == [.failure, .failure])
-        #expect(kiosk.recorder.taps.map(\.succeeded) == [false, false])
+        #expect(kiosk.feedback == [.failure, .failure, .success])
+        #expect(kiosk.recorder.taps.map(\.succeeded) == [false, false, true])
         let errors = kiosk.recorder.lines.filter { $0.hasPrefix("<3>action result ok=false") }
         #expect(errors.count == 2)
-        #expect(errors.first?.contains("result=\"cannot write to /dev/full: No space left on device (errno 28)\"") == true)
+        #expect(errors.first?.contains("result=\"writing to \(path) failed: No space left on device\"") == true)
+        // No partial line left for the good tap to be glued onto: every line parses.
+        #expect(try jsonLines(path).map { $0["uid"] as? String } == ["04112233445503"])
     }
 
     @Test("a tag pulled away mid-read: its line carries the error, the reader shows red")
@@ -74,14 +83,14 @@ struct KioskRunnerTests {
 
     @Test("--quiet and \"feedback\": false: taps handled, no LED or buzzer")
     func noFeedback() async throws {
-        let quiet = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "/dev/null"}"#), quiet: true)
+        let quiet = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "-"}"#), quiet: true)
         await quiet.start()
         await quiet.tap(try KioskTags.uri("https://example.com/a", uid: 1), expectTap: 1)
         await quiet.stop()
         #expect(quiet.feedback.isEmpty)
         #expect(quiet.recorder.taps.map(\.succeeded) == [true])
 
-        let off = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "/dev/null", "feedback": false}"#))
+        let off = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "-", "feedback": false}"#))
         await off.start()
         await off.tap(try KioskTags.uri("https://example.com/a", uid: 1), expectTap: 1)
         await off.stop()
@@ -157,7 +166,7 @@ struct KioskRunnerTests {
 
     @Test("the service lost and restored mid-session: the same session goes on, both logged")
     func serviceLostMidSession() async throws {
-        let kiosk = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "/dev/null"}"#))
+        let kiosk = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "-"}"#))
         await kiosk.start()
         await kiosk.tap(try KioskTags.uri("https://example.com/a", uid: 1), expectTap: 1)
         kiosk.backend.loseService()
@@ -176,7 +185,7 @@ struct KioskRunnerTests {
 
     @Test("readers unplugged and plugged in: logged, taps on the new reader handled, one session throughout")
     func readersComeAndGo() async throws {
-        let kiosk = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "/dev/null"}"#))
+        let kiosk = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "-"}"#))
         await kiosk.start()
         kiosk.backend.removeReader(KioskHarness.reader)
         await kiosk.recorder.waitForReader(KioskHarness.reader, added: false)
@@ -191,7 +200,7 @@ struct KioskRunnerTests {
 
     @Test("reader filter: taps on other readers are not handled")
     func readerFilter() async throws {
-        let kiosk = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "/dev/null", "readers": ["desk"]}"#),
+        let kiosk = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "-", "readers": ["desk"]}"#),
                                      readers: ["Front Desk 00", "Back Office 00"])
         await kiosk.start(waitForReaders: ["Front Desk 00"])
         kiosk.backend.place(try KioskTags.uri("https://example.com/ignored", uid: 9), on: "Back Office 00")
@@ -204,7 +213,7 @@ struct KioskRunnerTests {
     @Test("SIGTERM with a tag in hand: the action finishes, its feedback is given, then the kiosk stops")
     func stopFinishesTagInHand() async throws {
         let gate = ActionGate()
-        let kiosk = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "/dev/null"}"#),
+        let kiosk = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "-"}"#),
                                      makeAction: { _ in gate })
         await kiosk.start()
         kiosk.backend.place(try KioskTags.uri("https://example.com/a", uid: 1), on: KioskHarness.reader)
@@ -260,12 +269,37 @@ struct KioskRunnerTests {
 
     @Test("a reload whose output cannot be opened is refused")
     func reloadUnopenableOutput() async throws {
-        let kiosk = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "/dev/null"}"#))
+        let dir = try kioskDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("taps.jsonl").path
+        let kiosk = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "\#(path)"}"#))
         await kiosk.start()
         #expect(!kiosk.runner.reload { try kioskConfiguration(#"{"action": "json", "output": "/nonexistent-dir/x.jsonl"}"#) })
+        #expect(!kiosk.runner.reload { try kioskConfiguration(#"{"action": "json", "output": "/dev/null"}"#) })
         await kiosk.stop()
-        #expect(kiosk.recorder.lines.contains(#"<3>configuration reload failed; keeping the running configuration error="cannot open /nonexistent-dir/x.jsonl: No such file or directory (errno 2)""#))
-        #expect(kiosk.runner.configuration.output == .file("/dev/null"))
+        #expect(kiosk.recorder.lines.contains(#"<3>configuration reload failed; keeping the running configuration error="cannot write /nonexistent-dir/x.jsonl: the directory /nonexistent-dir does not exist (create it first, or choose another output)""#))
+        #expect(kiosk.recorder.lines.contains(#"<3>configuration reload failed; keeping the running configuration error="/dev/null is a character device, not a regular file: records written there could be lost (use \"-\" for stdout)""#))
+        #expect(kiosk.runner.configuration.output == .file(path))
+    }
+
+    @Test("reload (SIGHUP) naming the same file after logrotate moved it: the next line goes to a new file")
+    func reloadReopensRotatedOutput() async throws {
+        let dir = try kioskDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("taps.jsonl").path
+        let rotated = dir.appendingPathComponent("taps.jsonl.1").path
+        let config = #"{"action": "json", "output": "\#(path)"}"#
+        let kiosk = try KioskHarness(try kioskConfiguration(config))
+        await kiosk.start()
+        await kiosk.tap(try KioskTags.uri("https://example.com/a", uid: 1), expectTap: 1)
+        #expect(rename(path, rotated) == 0)
+        #expect(kiosk.runner.reload { try kioskConfiguration(config) })
+        #expect(FileManager.default.fileExists(atPath: path))
+        await kiosk.tap(try KioskTags.uri("https://example.com/b", uid: 2), expectTap: 2)
+        await kiosk.stop()
+        #expect(try jsonLines(rotated).map { $0["uid"] as? String } == ["04112233445501"])
+        #expect(try jsonLines(path).map { $0["uid"] as? String } == ["04112233445502"])
+        #expect(kiosk.feedback == [.success, .success])
     }
 
     @Test("backoff: 0.5 s doubling to 10 s, then 10 s; reset starts over")

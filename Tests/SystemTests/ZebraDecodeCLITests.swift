@@ -44,4 +44,17 @@ import Testing
         #expect(r.stdout.contains("\"zebraError\":"))
         #expect(r.stdout.contains("mB"))
     }
+
+    @Test("a broadcast or multicast Bluetooth MAC is reported as no printer address", arguments: [
+        ("mB=ffffffffffff", "broadcast"), ("mBL=01005e000001", "multicast"),
+    ])
+    func groupAddressIsNoPrinter(field: String, reason: String) throws {
+        let r = try runCLI(["decode", "--json", try Self.hex("http://www.zebra.com/apps/r/nfc?\(field)&s=XXZFJ170700336")])
+        #expect(r.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(object["zebra"] == nil)
+        let error = try #require(object["zebraError"] as? String)
+        #expect(error.contains("is not a printer address"))
+        #expect(error.contains(reason))
+    }
 }

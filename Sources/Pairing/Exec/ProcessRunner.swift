@@ -1,8 +1,12 @@
+import Foundation
 import Glibc
 
 /// Runs a program with posix_spawn (no shell): argv as given, an environment, bytes on stdin,
 /// stdout/stderr inherited. The child leads its own process group so a timeout can stop it and
-/// everything it started: SIGTERM to the group, then SIGKILL after a grace period.
+/// everything it started: SIGTERM to the group, then SIGKILL after a grace period. When the
+/// program exits on its own, whatever it left running in its group (`cmd &`) is ended the same
+/// way, so nothing outlives the tap. (A process that leaves the group, e.g. with `setsid`, is
+/// beyond reach.)
 /// Every process call of the exec hook is in this file.
 package struct ProcessRunner {
     package var arguments: [String]
@@ -80,7 +84,11 @@ package struct ProcessRunner {
                     parentEnd = -1
                 }
             }
-            if let status = try reap(pid, block: false) { return try outcome(status, name) }
+            if let status = try reap(pid, block: false) {
+                // A background child the program left behind must not outlive the tap.
+                endGroup(pid)
+                return try outcome(status, name)
+            }
             if clock.now >= deadline {
                 kill(-pid, SIGTERM)
                 let graceEnd = clock.now + killGrace
@@ -97,6 +105,42 @@ package struct ProcessRunner {
             }
             waitBriefly(parentEnd, wantWrite: parentEnd >= 0 && offset < input.count)
         }
+    }
+
+    /// Ends what is left of the process group `pgid` (the program's background children):
+    /// SIGTERM, then SIGKILL for those still running after `killGrace`. Returns at once when
+    /// nothing is left.
+    private func endGroup(_ pgid: pid_t) {
+        guard Self.groupIsRunning(pgid) else { return }
+        kill(-pgid, SIGTERM)
+        let clock = ContinuousClock()
+        let graceEnd = clock.now + killGrace
+        while clock.now < graceEnd {
+            if !Self.groupIsRunning(pgid) { return }
+            usleep(10_000)
+        }
+        kill(-pgid, SIGKILL)
+    }
+
+    /// Whether a process of group `pgid` is still running. Zombies do not count: orphans are
+    /// reaped by init, which may take its time (or, in a container, never), and
+    /// `kill(-pgid, 0)` would still find them.
+    static func groupIsRunning(_ pgid: pid_t) -> Bool {
+        guard let proc = opendir("/proc") else { return kill(-pgid, 0) == 0 }
+        defer { closedir(proc) }
+        while let entry = readdir(proc) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let first = name.utf8.first, (0x30...0x39).contains(first) else { continue }
+            guard let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // After "pid (comm)": state ppid pgrp …
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count >= 3, let group = pid_t(fields[2]), group == pgid else { continue }
+            if fields[0] != "Z" && fields[0] != "X" { return true }
+        }
+        return false
     }
 
     /// waitpid; nil while the child runs.

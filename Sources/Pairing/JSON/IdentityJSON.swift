@@ -1,4 +1,5 @@
 import Foundation
+import RecordOutput
 import ZebraPrinter
 
 /// The printer identity as one JSON object: the `--json` line and the `--exec` program's stdin.
@@ -14,7 +15,8 @@ public enum IdentityJSON {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding strings and optionals cannot fail.
         let data = (try? encoder.encode(Payload(identity))) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        // C1, bidi controls and U+2028/2029 as \uXXXX, like every JSON nfctap writes.
+        return JSONString.hardened(json: String(decoding: data, as: UTF8.self))
     }
 
     /// A MAC the tag really has: nil for absent or all-zero.

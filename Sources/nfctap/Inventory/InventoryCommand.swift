@@ -26,7 +26,18 @@ struct Inventory: ParsableCommand {
             than --duplicate-window seconds before is kept and marked "duplicate": true. A tag that
             could not be read to the end is recorded with its error, and the reader shows red.
 
+            The output file (see README "Faults"): a symbolic link, a FIFO, a device or a directory is
+            refused ("-" means stdout); an existing file that is not recognisably an nfctap inventory
+            in this format is refused and left untouched; a second process writing the same file is
+            refused at the start, naming the process that holds it (an fcntl lock). A record that
+            cannot be written (disk full, I/O error) is cut back, the reader shows red and the
+            inventory stops (exit 1). If the file is deleted or renamed while running, the next
+            record goes to a new file at the same path; SIGHUP does the same at once (logrotate).
+            CSV cells starting with =, +, -, @, a tab or a CR get a leading ' (OWASP CSV injection:
+            a spreadsheet would run them as formulas); JSON Lines are never altered.
+
             Without --output the records go to stdout. On exit a summary goes to stderr.
+            Signals: SIGINT/SIGTERM end the inventory; SIGHUP reopens --output (logrotate).
             Exit codes: 0 when ended by Ctrl-C/SIGTERM or --timeout (the normal end of an
             inventory; a second Ctrl-C exits 130 at once), 1 when a record cannot be written or
             --output is unusable, 3 no pcscd / no (matching) reader at the start. Readers unplugged
@@ -68,7 +79,7 @@ struct Inventory: ParsableCommand {
         let destination: InventoryOutput
         do {
             if let output, output != "-" {
-                destination = try InventoryOutput(path: output, format: format) { progress.note("nfctap: warning: " + $0) }
+                destination = try InventoryOutput(path: output, format: format) { progress.note("nfctap: warning: " + NDEFText.safe($0)) }
             } else {
                 destination = try InventoryOutput(standardOutputWith: format)
             }
@@ -97,7 +108,16 @@ struct Inventory: ParsableCommand {
         // The trap's queue is not main: main is blocked in `run.wait()`. Signals arrive in order
         // on this serial queue, so the count needs no lock.
         var signalsSeen = 0
-        let trap = SignalTrap([SIGINT, SIGTERM], queue: DispatchQueue(label: "nfctap.inventory.signals")) { number in
+        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: DispatchQueue(label: "nfctap.inventory.signals")) { number in
+            if number == SIGHUP {
+                // logrotate's convention: the output was moved away; go on in a new file.
+                do {
+                    try destination.reopen()
+                } catch {
+                    progress.note("nfctap: warning: SIGHUP: cannot reopen the output: " + NDEFText.safe(String(describing: error)))
+                }
+                return
+            }
             signalsSeen += 1
             if signalsSeen > 1 { Foundation.exit(NFCTapExit.interrupted.rawValue) }
             run.stop(.signal(number))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RecordOutput
 
 /// How `inventory` writes its records: JSON Lines or CSV (RFC 4180), same columns in both.
 enum InventoryFormat: String, CaseIterable, ExpressibleByArgument {
@@ -29,15 +30,10 @@ enum InventoryFormat: String, CaseIterable, ExpressibleByArgument {
     }
 }
 
-/// RFC 4180 fields: quoted when they hold a comma, quote, CR or LF (or start/end with a space),
-/// quotes doubled; records end with CRLF.
+/// RFC 4180 fields, neutralised against spreadsheet formulas (`RecordOutput.CSVCell`); records
+/// end with CRLF.
 enum CSV {
     static let recordEnd = "\r\n"
 
-    static func field(_ value: String) -> String {
-        let needsQuotes = value.contains { $0 == "," || $0 == "\"" || $0.isNewline }
-            || value.first == " " || value.last == " "
-        guard needsQuotes else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    static func field(_ value: String) -> String { CSVCell.field(value) }
 }

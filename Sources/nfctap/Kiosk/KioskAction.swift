@@ -28,7 +28,7 @@ struct KioskActionResult: Sendable {
 
 extension KioskConfiguration {
     /// Builds the action the configuration names, opening its output.
-    /// - Throws: `KioskOutputError` when the output file cannot be opened.
+    /// - Throws: `RecordFileError` when the output file cannot be opened.
     func makeAction(runner: any ProgramRunning = SpawnedProgramRunner()) throws -> any KioskAction {
         switch action {
         case .json:

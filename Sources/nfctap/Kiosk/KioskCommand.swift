@@ -15,6 +15,10 @@ struct Kiosk: ParsableCommand {
 
             Without --config: every reader, "json" to stdout. Examples/kiosk.json documents the file.
 
+            The "output" file: a symbolic link, FIFO, device or directory is refused ("-" is stdout); an existing file that is not the kiosk's JSON lines is refused and left untouched; a second process on the same file is refused, naming the PID holding it (an fcntl lock). A line that cannot be written (disk full) is cut back and the tap is red; a deleted or renamed file is replaced by a new one at the path before the next line. See README "Faults".
+
+            "exec" programs (and "pairWith": "exec:…") run in their own process group, which is ended (SIGTERM, then SIGKILL 2 s later) when the program exits or times out: nothing started in the background outlives the tap.
+
             Signals: SIGTERM / SIGINT finish the tag in hand and exit 0; SIGHUP reloads the configuration (an invalid one is logged and the running one kept) and reopens the output file (for logrotate).
 
             Exit status: 0 after SIGTERM/SIGINT, 1 when the configuration is invalid at start.
@@ -67,10 +71,6 @@ struct Kiosk: ParsableCommand {
             logger.critical("cannot start", metadata: ["error": "\(error)"])
             throw NFCTapExit.failure
         }
-        logger.notice("kiosk starting", metadata: [
-            "config": "\(config ?? "(none: defaults)")", "action": "\(configuration.actionName)",
-            "version": "\(NFCTap.version)",
-        ])
         let signals = DispatchQueue(label: "nfctap.kiosk.signals")
         let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: signals) { number in
             if number == SIGHUP {
@@ -79,6 +79,11 @@ struct Kiosk: ParsableCommand {
                 runner.stop(signal: number)
             }
         }
+        // Logged once signals are handled: from here SIGHUP reloads and SIGTERM stops.
+        logger.notice("kiosk starting", metadata: [
+            "config": "\(config ?? "(none: defaults)")", "action": "\(configuration.actionName)",
+            "version": "\(NFCTap.version)",
+        ])
         let done = DispatchSemaphore(value: 0)
         Task {
             await runner.run()

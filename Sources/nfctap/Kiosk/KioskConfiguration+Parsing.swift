@@ -7,6 +7,12 @@ extension KioskConfiguration {
     static let knownKeys = ["action", "backends", "bluetooth", "command", "duplicateWindowSeconds", "feedback",
                             "logLevel", "output", "pairWith", "readers", "sync", "timeoutSeconds"]
 
+    /// `timeoutSeconds`: long enough to start a program (0.1 s), short enough that a stuck one is
+    /// noticed (1 h). Anything outside (`1e-9` would round to 0) is refused, naming the key.
+    static let timeoutRange: ClosedRange<Double> = 0.1...3600
+    /// `duplicateWindowSeconds` when not 0: the same bounds' spirit, up to a day.
+    static let duplicateWindowRange: ClosedRange<Double> = 0.1...86_400
+
     /// Reads and validates a configuration file.
     /// - Throws: `KioskConfigurationError` naming the file and the setting.
     static func load(path: String) throws -> KioskConfiguration {
@@ -57,11 +63,15 @@ extension KioskConfiguration {
         c.feedback = try r.bool("feedback") ?? true
         c.sync = try r.bool("sync") ?? true
         if let seconds = try r.number("timeoutSeconds") {
-            guard seconds > 0, seconds <= 3600 else { throw fail("timeoutSeconds", "must be more than 0 and at most 3600 seconds") }
+            guard Self.timeoutRange.contains(seconds) else {
+                throw fail("timeoutSeconds", "must be from \(Self.timeoutRange.lowerBound) to \(Int(Self.timeoutRange.upperBound)) seconds, got \(seconds)")
+            }
             c.commandTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
         }
         if let seconds = try r.number("duplicateWindowSeconds") {
-            guard seconds >= 0, seconds <= 86_400 else { throw fail("duplicateWindowSeconds", "must be between 0 and 86400 seconds") }
+            guard seconds == 0 || Self.duplicateWindowRange.contains(seconds) else {
+                throw fail("duplicateWindowSeconds", "must be 0 (off) or from \(Self.duplicateWindowRange.lowerBound) to \(Int(Self.duplicateWindowRange.upperBound)) seconds, got \(seconds)")
+            }
             c.duplicateWindow = .milliseconds(Int64((seconds * 1000).rounded()))
         }
         if let level = try r.string("logLevel") {

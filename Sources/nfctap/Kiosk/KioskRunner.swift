@@ -56,7 +56,7 @@ final class KioskRunner: @unchecked Sendable {
     private let quiet: Bool
     private let slot = NFCSessionSlot()
 
-    /// - Throws: `KioskOutputError` when the configured output cannot be opened.
+    /// - Throws: `RecordFileError` when the configured output cannot be opened.
     init(configuration: KioskConfiguration, logger: Logger, quiet: Bool = false, dependencies: Dependencies) throws {
         var logger = logger
         logger.logLevel = configuration.logLevel

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RecordOutput
 
 /// A swift-log handler for services: one event per line on stderr, in the form journald parses
 /// (sd-daemon(3) priority prefix, then the message, then `key=value` metadata):
@@ -115,10 +116,9 @@ struct JournalLogHandler: LogHandler {
         case "\r": return "\\r"
         case "\t": return "\\t"
         default:
-            let v = c.value
-            if v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || (0x202A...0x202E).contains(v)
-                || (0x2066...0x2069).contains(v) || v == 0x2028 || v == 0x2029 {
-                return "\\u{" + String(v, radix: 16, uppercase: true) + "}"
+            // The set every output escapes (`JSONString.needsEscape`; U+200E/F included).
+            if JSONString.needsEscape(c) {
+                return "\\u{" + String(c.value, radix: 16, uppercase: true) + "}"
             }
             return String(c)
         }
