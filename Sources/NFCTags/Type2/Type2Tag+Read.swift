@@ -10,7 +10,16 @@ extension Type2Tag {
                 throw TagError.notNDEFFormatted("the data area holds no NDEF message TLV")
             }
             let addresses = try layout.addresses(from: ndef.valueStart, count: ndef.length)
-            try cache.fetch(pages: Array(Set(addresses.map { $0 / 4 })))
+            let pages = Array(Set(addresses.map { $0 / 4 }))
+            if let beyond = pages.first(where: { $0 * 4 >= cache.memoryEnd }) {
+                // Never read past the chip (an ACR122U locks up after a refused page).
+                throw TagError.invalidTagData("the NDEF TLV runs to page \(beyond), past the chip's last page \(cache.memoryEnd / 4 - 1)")
+            }
+            do {
+                try cache.fetch(pages: pages)
+            } catch TagError.pageRefused where pages.allSatisfy(cache.hasPage) {
+                // The reader refused a page the message does not need: what was read is complete.
+            }
             return try addresses.map { try cache.byte(at: $0) }
         }
     }
