@@ -51,8 +51,9 @@ enum Type2Command {
             }
             do {
                 return try link.transceiveRaw(packet)
-            } catch let TagError.unsupported(why) {
-                throw NFCReaderError(.readerErrorUnsupportedFeature, message: why)
+            } catch TagError.unsupported {
+                throw NFCReaderError(.readerErrorUnsupportedFeature,
+                                     message: "command \([code].hexString)h is not supported through this reader")
             }
         }
     }

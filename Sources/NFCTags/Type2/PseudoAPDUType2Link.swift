@@ -27,8 +27,10 @@ public final class PseudoAPDUType2Link: Type2Link {
         self.recover = recover
     }
 
-    /// The reader refused a transparent session once: raw frames are off for this link.
+    /// The reader refused the first transparent session: raw frames are off for this link.
     private var rawPathRefused = false
+    /// A transparent session has worked on this link: a later failure is the exchange's, not a refusal.
+    private var sessionWorked = false
 
     public var fastReadLimit: Int { canSendRawCommands ? profile.fastReadLimit : 0 }
     /// The profile has a raw path and the reader has not refused it.
@@ -192,16 +194,27 @@ public final class PseudoAPDUType2Link: Type2Link {
     private func transparentExchange(_ frame: [UInt8]) throws -> [UInt8] {
         do {
             try checkSessionReply(try transmit(PCSCTransparentExchange.startSession), "start transparent session")
-        } catch let TagError.status(sw1, sw2) {
+            sessionWorked = true
+        } catch let TagError.status(sw1, sw2) where !sessionWorked && Self.meansNotImplemented(sw1, sw2) {
             rawPathRefused = true
             throw TagError.unsupported("the reader refused a transparent session (\(statusWordText(sw1, sw2)))")
-        } catch TagError.unsupported(let why) {
+        } catch TagError.unsupported(let why) where !sessionWorked {
             rawPathRefused = true
             throw TagError.unsupported(why)
         }
         let outcome = Result { try transparentTransceive(frame) }
-        _ = try? transmit(PCSCTransparentExchange.endSession)
-        return try outcome.get()
+        let ended = Result { try transmit(PCSCTransparentExchange.endSession) }
+        let answer = try outcome.get()
+        // The answer arrived, but a reader still in its session (or a tag gone meanwhile) is not a
+        // state to go on from: the end's failure is the exchange's.
+        _ = try ended.get()
+        return answer
+    }
+
+    /// Status words of a reader that does not implement a command: `6A 81` function not supported,
+    /// `6D 00` INS, `6E 00` CLA, `68 00` / `68 81` CLA functions, `6A 86` P1-P2 (ISO 7816-4 §5.1.3).
+    static func meansNotImplemented(_ sw1: UInt8, _ sw2: UInt8) -> Bool {
+        [[0x6A, 0x81], [0x6D, 0x00], [0x6E, 0x00], [0x68, 0x00], [0x68, 0x81], [0x6A, 0x86]].contains([sw1, sw2])
     }
 
     private func transparentTransceive(_ frame: [UInt8]) throws -> [UInt8] {

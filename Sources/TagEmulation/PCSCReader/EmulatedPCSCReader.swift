@@ -131,7 +131,11 @@ public final class EmulatedPCSCReader: @unchecked Sendable {
     /// Its `recover` re-presents the tag, as SCardReconnect with a reset does on a real reader.
     public func type2Link() -> PseudoAPDUType2Link {
         PseudoAPDUType2Link(transceiver: EmulatedPCSCTransceiver(reader: self), profile: profile,
-                            recover: { [weak self] in self?.reset() })
+                            recover: { [weak self] in
+                                // SCardReconnect fails when the card is gone: no re-activation then.
+                                guard let self, self.plan.tagPresent, self.tag != nil else { throw TagError.tagLost }
+                                self.reset()
+                            })
     }
 
     // MARK: - Pseudo-APDUs
