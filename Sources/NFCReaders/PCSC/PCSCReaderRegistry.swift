@@ -3,7 +3,8 @@ import NFCTags
 import PCSC
 
 /// What this process learned about each PC/SC reader: its profile (the firmware string is asked
-/// once per reader name, and only of ACS readers) and whether nfctap turned the ACR122U's automatic
+/// once per reader name, and only of ACS readers; a PC/SC name carries the model, so a reader
+/// plugged back under the same name is the same kind) and whether nfctap turned the ACR122U's automatic
 /// buzzer off (restored at exit).
 public final class PCSCReaderRegistry: @unchecked Sendable {
     public static let shared = PCSCReaderRegistry()
@@ -27,11 +28,6 @@ public final class PCSCReaderRegistry: @unchecked Sendable {
         let profile = PCSCReaderProfile.identify(readerName: readerName, firmware: firmware)
         lock.withLock { profiles[readerName] = profile }
         return profile
-    }
-
-    /// Forgets what was learned about a reader (it was unplugged: another device may take its name).
-    public func forget(readerName: String) {
-        lock.withLock { _ = profiles.removeValue(forKey: readerName) }
     }
 
     /// Records that the automatic buzzer of `readerName` is to be turned off; true the first time
