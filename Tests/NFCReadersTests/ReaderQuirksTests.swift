@@ -134,6 +134,9 @@ import TagEmulation
         #expect(PCSCReaderProfile.identify(readerName: "ACS ACR38U-CCID 00 00", firmware: "ACR38U v3.1") == .generic)
         // No answer: the name decides, ACR 38U-CCID included (libnfc's acr122_pcsc prefixes).
         #expect(PCSCReaderProfile.identify(readerName: "ACS ACR 38U-CCID 00 00", firmware: nil) == .acr122u)
+        // A bare status word instead of a firmware string: not an ACR122U, whatever the name says.
+        #expect(PCSCReaderProfile.identify(readerName: "ACS ACR 38U-CCID 00 00", firmware: nil, refused: true) == .generic)
+        #expect(PCSCReaderProfile.identify(readerName: "ACS ACR1252 1S CL Reader PICC 00 00", firmware: nil, refused: true) == .acr1252u)
         #expect(PCSCReaderProfile.identify(readerName: "ACS ACR38U-CCID 00 00", firmware: nil) == .acr122u)
         #expect(PCSCReaderProfile(readerName: "HID Global OMNIKEY 5022 Smart Card Reader 00 00") == .omnikey)
         #expect(PCSCReaderProfile(readerName: "SpringCard Prox'N'Roll (PICC) 00 00") == .springcard)
@@ -153,6 +156,23 @@ import TagEmulation
         // A generic reader is never asked.
         #expect(registry.profile(readerName: "Virtual PCD 00 00", ask: ask) == .generic)
         #expect(asked == 1)
+        // An ACR38-named reader that refuses the question (a contact reader, or another firmware).
+        let other = EmulatedPCSCReader(profile: .generic, tag: tag)
+        #expect(registry.profile(readerName: "ACS ACR38U-CCID 00 01") { other.transmit($0) } == .generic)
+    }
+
+    @Test func aReaderMisnamedAsPN532RefusesDirectTransmitAndStillReads() throws {
+        // Taken for an ACR122U by name, but FF 00 00 00 is refused (6A 81): raw frames off, READ BINARY on.
+        let message = Self.message(30)
+        let tag = try VirtualType2Tag(product: .ntag213, uid: Self.uid, ndef: message)
+        let reader = EmulatedPCSCReader(profile: .generic, tag: tag)
+        let link = PseudoAPDUType2Link(transceiver: EmulatedPCSCTransceiver(reader: reader), profile: .acr122u)
+        let ops = Type2Tag(link: link)
+        #expect(try ops.readNDEF() == message)
+        #expect(try ops.inspect().version == nil)
+        #expect(!link.canSendRawCommands)
+        #expect(reader.plan.log.first == [0xFF, 0x00, 0x00, 0x00, 0x03, 0xD4, 0x42, 0x60])
+        #expect(reader.plan.log.dropFirst().allSatisfy { $0[1] == 0xB0 })
     }
 
     // MARK: 5. Feedback

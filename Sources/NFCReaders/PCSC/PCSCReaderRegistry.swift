@@ -22,10 +22,12 @@ public final class PCSCReaderRegistry: @unchecked Sendable {
     public func profile(readerName: String, ask: ([UInt8]) -> [UInt8]?) -> PCSCReaderProfile {
         if let known = lock.withLock({ profiles[readerName] }) { return known }
         var firmware: String?
+        var refused = false
         if let query = PCSCReaderProfile.firmwareQuery(readerName: readerName), let reply = ask(query) {
             firmware = PCSCReaderProfile.firmwareString(reply)
+            refused = firmware == nil && reply.count == 2
         }
-        let profile = PCSCReaderProfile.identify(readerName: readerName, firmware: firmware)
+        let profile = PCSCReaderProfile.identify(readerName: readerName, firmware: firmware, refused: refused)
         lock.withLock { profiles[readerName] = profile }
         return profile
     }

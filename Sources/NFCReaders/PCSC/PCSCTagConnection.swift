@@ -23,8 +23,9 @@ public final class PCSCTagConnection: TagConnection {
 
     /// The reader's identity (`PCSCReaderRegistry`: firmware string of ACS readers, asked once per
     /// reader and process; else the name).
+    /// The question goes through `transceiver`, like every other exchange (counted and traced).
     public private(set) lazy var profile: PCSCReaderProfile = PCSCReaderRegistry.shared.profile(readerName: tag.reader.name) {
-        [card] query in try? card.transmit(query)
+        [transceiver] query in try? transceiver.transceive(query)
     }
 
     /// For `.type2` tags: the Type 2 command set as pseudo-APDUs, shaped by the reader's profile

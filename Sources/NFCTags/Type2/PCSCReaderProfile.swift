@@ -97,10 +97,13 @@ public struct PCSCReaderProfile: Sendable, Hashable, CustomStringConvertible {
 
     /// Reader identity: the firmware string decides when there is one ("ACR122U…" is the PN532
     /// reader whatever its name says; another ACS string falls back to the name, minus the ACR122U
-    /// guess), else the name.
-    public static func identify(readerName: String, firmware: String?) -> PCSCReaderProfile {
+    /// guess), else the name. `refused`: the reader answered the firmware question with a bare
+    /// status word, which an ACR122U never does, so a name that suggests one is not believed.
+    public static func identify(readerName: String, firmware: String?, refused: Bool = false) -> PCSCReaderProfile {
         let byName = PCSCReaderProfile(readerName: readerName)
-        guard let firmware = firmware?.uppercased() else { return byName }
+        guard let firmware = firmware?.uppercased() else {
+            return refused && byName.family == .acr122u ? .generic : byName
+        }
         if firmware.hasPrefix("ACR122") { return .acr122u }
         if firmware.hasPrefix("ACR1252") || firmware.hasPrefix("ACR1255") || firmware.hasPrefix("ACR1222") { return .acr1252u }
         // An ACS reader that is not PN532-based: never the ACR122U direct transmit.

@@ -117,7 +117,7 @@ public final class PseudoAPDUType2Link: Type2Link {
         } catch TagError.tagLost {
             try reselect()
             throw TagError.unsupported("the tag does not answer GET_VERSION")
-        } catch let TagError.unsupported(why) where profile.rawCommandPath == .pn532DirectTransmit {
+        } catch let TagError.unsupported(why) where profile.rawCommandPath == .pn532DirectTransmit && !rawPathRefused {
             try reselect() // 63 7F: the PN532 may have left the target deselected
             throw TagError.unsupported("GET_VERSION: \(why)")
         }
@@ -137,7 +137,13 @@ public final class PseudoAPDUType2Link: Type2Link {
         case .none:
             throw TagError.unsupported("raw Type 2 commands through \(profile) readers")
         case .pn532DirectTransmit:
-            return try communicateThru(frame)
+            do {
+                return try communicateThru(frame)
+            } catch let TagError.status(sw1, sw2) where Self.meansNotImplemented(sw1, sw2) {
+                // Not a PN532 reader after all (a reader named like one): no raw frames here.
+                rawPathRefused = true
+                throw TagError.unsupported("the reader refused a direct transmit (\(statusWordText(sw1, sw2)))")
+            }
         case .transparentExchange:
             return try transparentExchange(frame)
         }
