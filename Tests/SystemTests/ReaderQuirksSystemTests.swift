@@ -81,3 +81,54 @@ extension PCSCSystemTests {
         }
     }
 }
+
+// An early ACR122U as libnfc knows it: pcscd names it "ACS ACR 38U-CCID". The test pcscd's vpcd
+// reader is renamed so for one test (the FRIENDLYNAME of its private reader.conf.d), then restored.
+extension PCSCSystemTests {
+    @Suite("an ACR122U named ACS ACR 38U-CCID, through pcscd")
+    struct ACR122UByFirmwareSystemTests {
+        static let acsName = "ACS ACR 38U-CCID"
+
+        static func renameVPCD(to name: String) throws {
+            let dir = try #require(SystemEnvironment.environment["NFCTAP_PCSCD_DIR"])
+            let conf = URL(fileURLWithPath: dir).appendingPathComponent("reader.conf.d/vpcd")
+            let text = try String(contentsOf: conf, encoding: .utf8)
+            let renamed = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+                $0.hasPrefix("FRIENDLYNAME") ? "FRIENDLYNAME \"\(name)\"" : String($0)
+            }.joined(separator: "\n")
+            try renamed.write(to: conf, atomically: true, encoding: .utf8)
+            try TestPCSCD.control("restart")
+        }
+
+        @Test func identifiedByFirmwareRawCommandsAndBuzzerRestoredAtExit() throws {
+            try Self.renameVPCD(to: Self.acsName)
+            defer {
+                try? Self.renameVPCD(to: "Virtual PCD")
+                try? TestPCSCD.waitUntilReadersAreEmpty()
+            }
+            let tag = try VirtualType2Tag(product: .ntag215, uid: ScanVectors.uid(0xC5), ndef: ScanVectors.uriMessage)
+            let reader = EmulatedPCSCReader(profile: .acr122u, tag: tag)
+            let onReader = try TagOnReader(tag, personality: reader)
+            defer { onReader.remove() }
+
+            let result = try runCLI(["scan", "--json", "--timeout", "20"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let report = try ScanJSON.decode(result.stdout)
+            #expect(report.reader == "\(Self.acsName) 00 00")
+            // Confirmed an ACR122U by its firmware string: GET_VERSION passed, the chip is named for real.
+            #expect(report.product == "NTAG215")
+            #expect(report.productGuess == nil)
+            let log = reader.plan.log
+            let firmware = try #require(log.firstIndex(of: [0xFF, 0x00, 0x48, 0x00, 0x00]))
+            let version = try #require(log.firstIndex(of: [0xFF, 0x00, 0x00, 0x00, 0x03, 0xD4, 0x42, 0x60]))
+            #expect(firmware < version)
+            #expect(log.filter { $0 == [0xFF, 0x00, 0x48, 0x00, 0x00] }.count == 1, "asked once")
+            // Feedback: the automatic beep off, then nfctap's own LED + beep; back on at exit.
+            let off = try #require(log.firstIndex(of: [0xFF, 0x00, 0x52, 0x00, 0x00]))
+            let beep = try #require(log.firstIndex { $0.count == 9 && $0[2] == 0x40 })
+            #expect(off < beep)
+            #expect(log.last == [0xFF, 0x00, 0x52, 0xFF, 0x00], "restored at exit")
+            #expect(reader.buzzerOnDetection)
+        }
+    }
+}
