@@ -28,9 +28,10 @@ public final class PseudoAPDUType2Link: Type2Link {
     }
 
     /// The reader refused the first transparent session: raw frames are off for this link.
-    private var rawPathRefused = false
-    /// A transparent session has worked on this link: a later failure is the exchange's, not a refusal.
-    private var sessionWorked = false
+    var rawPathRefused = false
+    /// A raw frame (transparent session or direct transmit) has worked on this link: a later
+    /// failure is the exchange's, not the reader refusing the path.
+    var sessionWorked = false
 
     public var fastReadLimit: Int { canSendRawCommands ? profile.fastReadLimit : 0 }
     /// The profile has a raw path and the reader has not refused it.
@@ -138,8 +139,10 @@ public final class PseudoAPDUType2Link: Type2Link {
             throw TagError.unsupported("raw Type 2 commands through \(profile) readers")
         case .pn532DirectTransmit:
             do {
-                return try communicateThru(frame)
-            } catch let TagError.status(sw1, sw2) where Self.meansNotImplemented(sw1, sw2) {
+                let answer = try communicateThru(frame)
+                sessionWorked = true
+                return answer
+            } catch let TagError.status(sw1, sw2) where !sessionWorked && Self.meansNotImplemented(sw1, sw2) {
                 // Not a PN532 reader after all (a reader named like one): no raw frames here.
                 rawPathRefused = true
                 throw TagError.unsupported("the reader refused a direct transmit (\(statusWordText(sw1, sw2)))")
@@ -152,7 +155,7 @@ public final class PseudoAPDUType2Link: Type2Link {
     // MARK: - Framing
 
     /// Sends one APDU and splits off SW1 SW2; anything but `90 00` throws (see the type's notes).
-    private func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
+    func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
         let reply = try transceiver.transceive(apdu)
         guard reply.count >= 2 else {
             throw TagError.malformedReply("reply of \(reply.count) bytes has no status word")
@@ -192,58 +195,6 @@ public final class PseudoAPDUType2Link: Type2Link {
         case 0x02: throw TagError.malformedReply("CRC error from the tag")
         case 0x03: throw TagError.malformedReply("parity error from the tag")
         default: throw TagError.transport(code: Int(status), message: "PN532 error \([status].hexString)")
-        }
-    }
-
-    /// Start session, transceive, end session (PC/SC Part 3 Supplement §3.2.7). The session is
-    /// ended whatever the transceive did, so the reader goes back to its own polling.
-    private func transparentExchange(_ frame: [UInt8]) throws -> [UInt8] {
-        do {
-            try checkSessionReply(try transmit(PCSCTransparentExchange.startSession), "start transparent session")
-            sessionWorked = true
-        } catch let TagError.status(sw1, sw2) where !sessionWorked && Self.meansNotImplemented(sw1, sw2) {
-            rawPathRefused = true
-            throw TagError.unsupported("the reader refused a transparent session (\(statusWordText(sw1, sw2)))")
-        } catch TagError.unsupported(let why) where !sessionWorked {
-            rawPathRefused = true
-            throw TagError.unsupported(why)
-        }
-        let outcome = Result { try transparentTransceive(frame) }
-        let ended = Result { try transmit(PCSCTransparentExchange.endSession) }
-        let answer = try outcome.get()
-        // The answer arrived, but a reader still in its session (or a tag gone meanwhile) is not a
-        // state to go on from: the end's failure is the exchange's.
-        _ = try ended.get()
-        return answer
-    }
-
-    /// Status words of a reader that does not implement a command: `6A 81` function not supported,
-    /// `6D 00` INS, `6E 00` CLA, `68 00` / `68 81` CLA functions, `6A 86` P1-P2 (ISO 7816-4 §5.1.3).
-    static func meansNotImplemented(_ sw1: UInt8, _ sw2: UInt8) -> Bool {
-        [[0x6A, 0x81], [0x6D, 0x00], [0x6E, 0x00], [0x68, 0x00], [0x68, 0x81], [0x6A, 0x86]].contains([sw1, sw2])
-    }
-
-    private func transparentTransceive(_ frame: [UInt8]) throws -> [UInt8] {
-        let data: [UInt8]
-        do {
-            data = try transmit(try PCSCTransparentExchange.transceive(frame))
-        } catch let TagError.status(sw1, sw2) where (sw1, sw2) == (0x64, 0x01) || (sw1, sw2) == (0x62, 0x82) {
-            throw TagError.tagLost
-        }
-        let response = try PCSCTransparentExchange.parse(data)
-        if let status = response.errorStatus, (status.sw1, status.sw2) != (0x90, 0x00) {
-            // §3.2.7.2: 64 01 / 62 82 — no answer from the card (a mute Ultralight on GET_VERSION).
-            if (status.sw1, status.sw2) == (0x64, 0x01) || (status.sw1, status.sw2) == (0x62, 0x82) { throw TagError.tagLost }
-            throw TagError.unsupported("the reader refused data object \(status.index) of the transparent exchange (\(statusWordText(status.sw1, status.sw2)))")
-        }
-        guard let answer = response.iccResponse else { throw TagError.tagLost }
-        return answer
-    }
-
-    private func checkSessionReply(_ data: [UInt8], _ what: String) throws {
-        let response = try PCSCTransparentExchange.parse(data)
-        if let status = response.errorStatus, (status.sw1, status.sw2) != (0x90, 0x00) {
-            throw TagError.unsupported("\(what): \(statusWordText(status.sw1, status.sw2))")
         }
     }
 

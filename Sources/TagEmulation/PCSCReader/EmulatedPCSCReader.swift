@@ -10,14 +10,14 @@ import NFCTags
 public final class EmulatedPCSCReader: @unchecked Sendable {
     public let profile: PCSCReaderProfile
     public let plan: FaultPlan
-    private let lock = NSLock()
+    let lock = NSLock()
     private var _tag: VirtualTag?
-    private var _ledState: UInt8 = 0
-    private var _buzzerOnDetection = true
-    private var _lockedUp = false
-    private var _sessionOpen = false
-    private var _escapeLog: [[UInt8]] = []
-    private var _buzzerBeeps: [UInt8] = []
+    var _ledState: UInt8 = 0
+    var _buzzerOnDetection = true
+    var _lockedUp = false
+    var _sessionOpen = false
+    var _escapeLog: [[UInt8]] = []
+    var _buzzerBeeps: [UInt8] = []
 
     /// ACR122U quirks, as reported for real units (see the properties). On by default for the
     /// `.acr122u` profile except `pn532ErrorsAsStatusWords`.
@@ -88,36 +88,6 @@ public final class EmulatedPCSCReader: @unchecked Sendable {
     public func reset() {
         tag?.activate()
         lock.withLock { _lockedUp = false; _sessionOpen = false }
-    }
-
-    /// SCardControl(IOCTL_CCID_ESCAPE) to the reader. ACR1252U / ACR1255U-J1 reference manuals:
-    /// "LED Control" `E0 00 00 29 01 status` → `E1 00 00 00 01 status`, "Buzzer Control"
-    /// `E0 00 00 28 01 duration` → `E1 00 00 00 01 00`. The ACR122U takes its pseudo-APDUs as escape
-    /// commands too (API v2.04 Appendix A): `FF 00 48 00 00`, `FF 00 52 P2 00`. nil: refused.
-    public func control(_ command: [UInt8]) -> [UInt8]? {
-        lock.withLock { _escapeLog.append(command) }
-        switch profile.feedbackPath {
-        case .acsEscape:
-            guard command.count == 6, command[0 ..< 5] == [0xE0, 0x00, 0x00, 0x29, 0x01] || command[0 ..< 5] == [0xE0, 0x00, 0x00, 0x28, 0x01] else {
-                return nil
-            }
-            if command[3] == 0x29 {
-                lock.withLock { _ledState = command[5] & 0x03 }
-                return [0xE1, 0x00, 0x00, 0x00, 0x01, command[5] & 0x03]
-            }
-            lock.withLock { _buzzerBeeps.append(command[5]) }
-            return [0xE1, 0x00, 0x00, 0x00, 0x01, 0x00]
-        case .acr122uPseudoAPDU:
-            switch command {
-            case [0xFF, 0x00, 0x48, 0x00, 0x00]: return firmwareString.map { Array($0.utf8) }
-            case [0xFF, 0x00, 0x52, 0x00, 0x00], [0xFF, 0x00, 0x52, 0xFF, 0x00]:
-                lock.withLock { _buzzerOnDetection = command[3] == 0xFF }
-                return Self.ok
-            default: return nil
-            }
-        case .none:
-            return nil
-        }
     }
 
     /// One APDU to the reader; nil when no card is present or the tag did not answer
@@ -199,39 +169,6 @@ public final class EmulatedPCSCReader: @unchecked Sendable {
         }
         let count = profile.family == .identiv ? 4 : wanted
         return Array(data.prefix(count)) + Self.ok
-    }
-
-    /// PC/SC 2.02 Part 3 Supplement §3.2.7: `FF C2 00 00` Manage Session (DO 81 start, 82 end),
-    /// `FF C2 00 01` Transparent Exchange (DO 95 transceive → `C0 03 00 90 00 92 01 bits 97 len data`;
-    /// no answer → `C0 03 01 64 01`). Readers without it answer `6A 81`.
-    private func transparent(p1: UInt8, p2: UInt8, body: [UInt8], tag: VirtualTag) -> [UInt8] {
-        guard profile.supportsTransparentExchange, !refusesTransparentExchange else { return Self.insNotSupported }
-        guard p1 == 0x00, let lc = body.first, lc > 0, body.count >= Int(lc) + 1 else { return Self.wrongLength }
-        let dataObjects = Array(body[1 ... Int(lc)])
-        let success: [UInt8] = [0xC0, 0x03, 0x00, 0x90, 0x00]
-        switch p2 { // 00 Manage Session, 01 Transparent Exchange
-        case 0x00:
-            switch dataObjects {
-            case [0x81, 0x00]: lock.withLock { _sessionOpen = true }
-            case [0x82, 0x00]: lock.withLock { _sessionOpen = false }
-            default: return [0xC0, 0x03, 0x01, 0x6A, 0x81] + Self.ok
-            }
-            return success + Self.ok
-        case 0x01:
-            guard lock.withLock({ _sessionOpen }) else { return Self.failed }
-            guard dataObjects.count >= 2, dataObjects[0] == 0x95 else { return [0xC0, 0x03, 0x01, 0x6A, 0x81] + Self.ok }
-            var length = Int(dataObjects[1]), start = 2
-            if dataObjects[1] == 0x81, dataObjects.count >= 3 { length = Int(dataObjects[2]); start = 3 }
-            guard dataObjects.count == start + length else { return [0xC0, 0x03, 0x01, 0x67, 0x00] + Self.ok }
-            guard let reply = tag.respond(to: Array(dataObjects[start...])) else {
-                return [0xC0, 0x03, 0x01, 0x64, 0x01] + Self.ok
-            }
-            let bits: UInt8 = reply.count == 1 ? 0x04 : 0x00 // ACK/NAK: 4 bits
-            let lengthBytes: [UInt8] = reply.count < 0x80 ? [UInt8(reply.count)] : [0x81, UInt8(reply.count)]
-            return success + [0x92, 0x01, bits, 0x97] + lengthBytes + reply + Self.ok
-        default:
-            return Self.functionNotSupported
-        }
     }
 
     /// UPDATE BINARY `FF D6 00 page 04 d0..d3` → WRITE `A2 page d0..d3`; ACK → `90 00`, else `63 00`.
