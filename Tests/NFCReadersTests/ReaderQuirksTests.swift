@@ -161,6 +161,23 @@ import TagEmulation
         #expect(registry.profile(readerName: "ACS ACR38U-CCID 00 01") { other.transmit($0) } == .generic)
     }
 
+    @Test func aRefusedRawPathIsRememberedPerReader() throws {
+        let registry = PCSCReaderRegistry()
+        let name = "Identiv uTrust 3700 F CL Reader 00 00"
+        #expect(registry.profile(readerName: name) { _ in nil }.rawCommandPath == .transparentExchange)
+        registry.noteRawCommandsRefused(readerName: name)
+        let profile = registry.profile(readerName: name) { _ in Issue.record("asked again"); return nil }
+        #expect(profile.rawCommandPath == .none)
+        #expect(profile.family == .identiv && profile.readBinaryLength == 4, "the rest of the profile stays")
+        // The next link starts without the refused APDU.
+        let tag = try VirtualType2Tag(product: .ntag213, uid: Self.uid, ndef: Self.message(10))
+        let reader = EmulatedPCSCReader(profile: .identiv, tag: tag)
+        reader.refusesTransparentExchange = true
+        let link = PseudoAPDUType2Link(transceiver: EmulatedPCSCTransceiver(reader: reader), profile: profile)
+        #expect(try Type2Tag(link: link).readNDEF() == Self.message(10))
+        #expect(reader.plan.log.allSatisfy { $0[1] == 0xB0 })
+    }
+
     @Test func aReaderMisnamedAsPN532RefusesDirectTransmitAndStillReads() throws {
         // Taken for an ACR122U by name, but FF 00 00 00 is refused (6A 81): raw frames off, READ BINARY on.
         let message = Self.message(30)

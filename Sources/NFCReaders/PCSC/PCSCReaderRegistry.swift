@@ -32,6 +32,12 @@ public final class PCSCReaderRegistry: @unchecked Sendable {
         return profile
     }
 
+    /// Remembers that the reader refused its raw path, so later connections do not ask again
+    /// (one refused APDU per reader and process, not per tap).
+    public func noteRawCommandsRefused(readerName: String) {
+        lock.withLock { profiles[readerName]?.rawCommandsRefused = true }
+    }
+
     /// Records that the automatic buzzer of `readerName` is to be turned off; true the first time
     /// (the caller then sends `PCSCReaderFeedback.automaticBuzzerOff`). The first call installs an
     /// exit hook that turns it back on (`restoreBuzzers`).

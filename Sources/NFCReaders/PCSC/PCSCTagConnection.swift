@@ -15,7 +15,10 @@ public final class PCSCTagConnection: TagConnection {
         self.transceiver = PCSCTransceiver(card: card)
     }
 
-    deinit { try? card.disconnect(.leave) }
+    deinit {
+        rememberRefusal()
+        try? card.disconnect(.leave)
+    }
 
     public var apdu: Transceiver? {
         tag.technology == .type2 ? nil : transceiver
@@ -31,11 +34,20 @@ public final class PCSCTagConnection: TagConnection {
     /// For `.type2` tags: the Type 2 command set as pseudo-APDUs, shaped by the reader's profile
     /// (ACR122U direct transmit or PC/SC Part 3 transparent exchange for raw commands, Identiv
     /// 4-byte reads…). A refused page is recovered by reconnecting with a card reset.
-    public private(set) lazy var type2: Type2Link? = tag.technology == .type2
-        ? PseudoAPDUType2Link(transceiver: transceiver, profile: profile, recover: { [card] in
+    public private(set) lazy var type2: Type2Link? = {
+        guard tag.technology == .type2 else { return nil }
+        let link = PseudoAPDUType2Link(transceiver: transceiver, profile: profile, recover: { [card] in
             do { try card.reconnect() } catch let error as PCSCError { throw error.tagError }
         })
-        : nil
+        madeLink = link
+        return link
+    }()
+    private var madeLink: PseudoAPDUType2Link?
+
+    /// A reader that refused its raw path is remembered, so the next tap does not ask again.
+    private func rememberRefusal() {
+        if madeLink?.rawPathRefused == true { PCSCReaderRegistry.shared.noteRawCommandsRefused(readerName: tag.reader.name) }
+    }
 
     /// LED/buzzer feedback by `PCSCReaderFeedback` (ACR122U pseudo-APDUs, ACR1252U/ACR1255U
     /// escape commands); nothing elsewhere. On an ACR122U the automatic beep on card detection is
@@ -62,6 +74,7 @@ public final class PCSCTagConnection: TagConnection {
 
     /// Closes the connection leaving the card as it is (SCARD_LEAVE_CARD).
     public func disconnect() {
+        rememberRefusal()
         try? card.disconnect(.leave)
     }
 }

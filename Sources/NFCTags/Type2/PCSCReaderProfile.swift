@@ -50,6 +50,9 @@ public struct PCSCReaderProfile: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var family: Family
+    /// The reader refused its raw path once (a firmware without the transparent exchange, a reader
+    /// named like an ACR122U that is not one): raw commands are off for it from then on.
+    public var rawCommandsRefused = false
 
     public init(family: Family) {
         self.family = family
@@ -123,6 +126,7 @@ public struct PCSCReaderProfile: Sendable, Hashable, CustomStringConvertible {
     public var readBinaryLength: UInt8 { family == .identiv ? 0x04 : 0x10 }
 
     public var rawCommandPath: RawCommandPath {
+        guard !rawCommandsRefused else { return .none }
         switch family {
         case .acr122u: return .pn532DirectTransmit
         case .acr1252u, .identiv, .omnikey, .springcard: return .transparentExchange

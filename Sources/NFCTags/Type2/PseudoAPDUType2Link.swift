@@ -27,8 +27,9 @@ public final class PseudoAPDUType2Link: Type2Link {
         self.recover = recover
     }
 
-    /// The reader refused the first transparent session: raw frames are off for this link.
-    var rawPathRefused = false
+    /// The reader refused its raw path (the first transparent session or direct transmit): raw
+    /// frames are off for this link, and the caller may remember it for the reader.
+    public internal(set) var rawPathRefused = false
     /// A raw frame (transparent session or direct transmit) has worked on this link: a later
     /// failure is the exchange's, not the reader refusing the path.
     var sessionWorked = false
