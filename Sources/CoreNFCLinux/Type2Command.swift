@@ -43,8 +43,18 @@ enum Type2Command {
             }
             return try link.getVersion()
         default:
-            throw NFCReaderError(.readerErrorUnsupportedFeature,
-                                 message: "command \([code].hexString)h is not supported through this reader")
+            // Any other command (READ_SIG 3C, READ_CNT 39, …) goes raw where the reader passes raw
+            // frames (ACR122U direct transmit, PC/SC Part 3 transparent exchange: PseudoAPDUType2Link).
+            guard link.canSendRawCommands else {
+                throw NFCReaderError(.readerErrorUnsupportedFeature,
+                                     message: "command \([code].hexString)h is not supported through this reader")
+            }
+            do {
+                return try link.transceiveRaw(packet)
+            } catch TagError.unsupported {
+                throw NFCReaderError(.readerErrorUnsupportedFeature,
+                                     message: "command \([code].hexString)h is not supported through this reader")
+            }
         }
     }
 

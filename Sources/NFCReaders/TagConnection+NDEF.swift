@@ -13,14 +13,19 @@ extension TagConnection {
 
 /// What a tag is, for reports (`scan`, `inventory`): best effort, never throws.
 public struct NDEFTagDetails: Sendable, Hashable {
-    /// e.g. `NTAG213`, `Type 4 (mapping 2.0)`; nil when it could not be told.
+    /// e.g. `NTAG213`, `Type 4 (mapping 2.0)`; nil when it could not be told. A Type 2 chip is
+    /// named only when GET_VERSION identified it.
     public var product: String?
+    /// The Type 2 chip the CC size suggests when GET_VERSION could not identify it (the reader
+    /// cannot pass it, or the tag does not implement it): shown as "NTAG213-sized (from CC)".
+    public var productGuess: String?
     /// Largest NDEF message the tag holds, in bytes.
     public var capacity: Int?
     public var status: NDEFTagStatus?
 
-    public init(product: String? = nil, capacity: Int? = nil, status: NDEFTagStatus? = nil) {
+    public init(product: String? = nil, productGuess: String? = nil, capacity: Int? = nil, status: NDEFTagStatus? = nil) {
         self.product = product
+        self.productGuess = productGuess
         self.capacity = capacity
         self.status = status
     }
@@ -28,8 +33,10 @@ public struct NDEFTagDetails: Sendable, Hashable {
     /// Asks the tag (a few more exchanges: Type 2 reuses what `readNDEF` cached).
     public init(describing ops: NDEFTagOperations) {
         if let type2 = ops as? Type2Tag, let info = try? type2.inspect() {
-            self.init(product: info.product.description, capacity: info.capacity,
-                      status: info.isWritable ? .readWrite : .readOnly)
+            let identified = info.productIdentified
+            self.init(product: identified ? info.product.description : nil,
+                      productGuess: identified || info.product == .unknown ? nil : info.product.description,
+                      capacity: info.capacity, status: info.isWritable ? .readWrite : .readOnly)
             return
         }
         let query = try? ops.queryNDEFStatus()

@@ -30,6 +30,9 @@ public enum TagError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupported(String)
     /// A transport error that fits nowhere else; `code` is the backend's raw value.
     case transport(code: Int, message: String)
+    /// The reader refused to read one Type 2 page (`63 00`, `6A 82`, `6B 00`: beyond the chip's
+    /// memory or an unreadable page; docs/tags-and-readers.md §3), even after reconnecting.
+    case pageRefused(page: Int, sw1: UInt8, sw2: UInt8)
 
     public var description: String {
         switch self {
@@ -46,6 +49,8 @@ public enum TagError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .messageTooLarge(size, capacity): return "message of \(size) bytes does not fit the tag's \(capacity) bytes"
         case let .unsupported(what): return "unsupported: \(what)"
         case let .transport(code, message): return "\(message) (code \(code))"
+        case let .pageRefused(page, sw1, sw2):
+            return "the reader refused to read page \(page) (\(statusWordText(sw1, sw2)))"
         }
     }
 }

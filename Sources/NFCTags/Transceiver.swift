@@ -28,6 +28,15 @@ public protocol Type2Link: AnyObject {
     /// implement it (Ultralight, Ultralight C: NAK or mute) must be re-selected by the link, which
     /// then throws `.unsupported` or `.nak`; `.tagLost` only when the tag is really gone.
     func getVersion() throws -> [UInt8]
+    /// Any raw Type 2 frame (READ_SIG `3C 00`, READ_CNT, …) without CRC, and the tag's answer.
+    /// Only meaningful when `canSendRawCommands`; the default throws `.unsupported`.
+    func transceiveRaw(_ frame: [UInt8]) throws -> [UInt8]
+}
+
+extension Type2Link {
+    public func transceiveRaw(_ frame: [UInt8]) throws -> [UInt8] {
+        throw TagError.unsupported("raw Type 2 commands through this link")
+    }
 }
 
 /// What Core NFC's `NFCNDEFTag` offers, in bytes. Type 2 and Type 4 implement it.

@@ -48,6 +48,17 @@ public final class Card {
         return Array(reply.prefix(Int(length)))
     }
 
+    /// Re-establishes the connection, resetting the card by default (wraps SCardReconnect): a
+    /// contactless reader powers the field off and on, so a tag that went mute is selected again.
+    /// - Throws: `PCSCError` (`.noSmartcard` / `.removedCard` when the tag is gone, …).
+    public func reconnect(share: ShareMode = .shared, protocols: CardProtocols = .any,
+                          initialization: Disposition = .reset) throws {
+        guard connected else { throw PCSCError.invalidHandle }
+        var active: DWORD = 0
+        try check(SCardReconnect(handle, DWORD(share.rawValue), DWORD(protocols.rawValue),
+                                 DWORD(initialization.rawValue), &active))
+    }
+
     /// The reader name, state, protocol and ATR (wraps SCardStatus).
     /// - Throws: `.removedCard`, `.resetCard`, `.readerUnavailable`, …
     public func status() throws -> CardStatus {

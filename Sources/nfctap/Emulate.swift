@@ -40,7 +40,7 @@ struct Emulate: ParsableCommand {
     @Option(help: "Chip for an NDEF file: \(VirtualTagCatalog.Chip.allCases.map(\.rawValue).joined(separator: ", ")).")
     var chip: String = "ntag215"
 
-    @Option(help: "PC/SC reader personality for vpcd: generic, acr122u, acr1252u, identiv.")
+    @Option(help: "PC/SC reader personality for vpcd: generic, acr122u, acr1252u, identiv, omnikey, springcard.")
     var profile: String = "generic"
 
     @Option(help: ArgumentHelp("Milliseconds added to every exchange.", valueName: "ms"))
@@ -140,6 +140,8 @@ struct Emulate: ParsableCommand {
         case "acr122u": return .acr122u
         case "acr1252u": return .acr1252u
         case "identiv": return .identiv
+        case "omnikey": return .omnikey
+        case "springcard": return .springcard
         default: return .generic
         }
     }

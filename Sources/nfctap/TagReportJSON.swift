@@ -30,6 +30,10 @@ enum TagReportJSON {
             ("uid", .string(report.tag.uid.hexString)),
             ("type", .string(report.tag.technology.rawValue)),
             ("product", details?.product.map(JSONValue.string) ?? .null),
+        ]
+        // Only when the chip was not identified: the CC size's guess, never presented as the product.
+        if let guess = details?.productGuess { fields.append(("productGuess", .string(guess))) }
+        fields += [
             ("capacity", details?.capacity.map(JSONValue.int) ?? .null),
             ("writable", details?.status.map { .bool($0 == .readWrite) } ?? .null),
             ("reader", .string(report.tag.reader.name)),
@@ -48,6 +52,7 @@ enum TagReportJSON {
         let details = report.details
         // The product names the type already ("NTAG213", "Type 4 (mapping 2.0)"); without it, the technology.
         var heading = details?.product
+            ?? details?.productGuess.map { "\($0)-sized (from CC)" }
             ?? (report.tag.technology == .type4 ? "Type 4 tag" : report.tag.technology == .type2 ? "Type 2 tag" : "Tag")
         heading += " UID \(report.tag.uid.hexString(separator: ":")) on \(report.tag.reader.name)"
         if let capacity = details?.capacity { heading += ", \(capacity) bytes" }

@@ -234,10 +234,13 @@ import Testing
         #expect(PCSCTagConnection.feedbackCommand(.failure) == [UInt8](hex: "FF 00 40 54 04 01 01 02 00")!)
     }
 
-    @Test func feedbackOnlyOnACR122() {
+    @Test func feedbackOnACSReadersWithLEDAndBuzzer() {
         #expect(PCSCBackend.readerInfo("ACS ACR122U PICC Interface 00 00").supportsFeedback)
         #expect(PCSCBackend.readerInfo("acs acr122 00 00").supportsFeedback)
-        #expect(!PCSCBackend.readerInfo("ACS ACR1252 1S CL Reader [ACR1252 Reader PICC] 00 00").supportsFeedback)
+        #expect(PCSCBackend.readerInfo("ACS ACR 38U-CCID 00 00").supportsFeedback)
+        // ACR1252U: escape commands (reference manual "LED Control", "Buzzer Control").
+        #expect(PCSCBackend.readerInfo("ACS ACR1252 1S CL Reader [ACR1252 Reader PICC] 00 00").supportsFeedback)
+        #expect(!PCSCBackend.readerInfo("Identiv uTrust 3700 F CL Reader 00 00").supportsFeedback)
         #expect(!PCSCBackend.readerInfo("Virtual PCD 00 00").supportsFeedback)
         #expect(PCSCBackend.readerInfo("Virtual PCD 00 00").backend == .pcsc)
     }

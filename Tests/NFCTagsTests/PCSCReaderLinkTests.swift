@@ -18,10 +18,14 @@ struct PCSCReaderLinkTests {
     @Test func profileCapabilities() {
         #expect(PCSCReaderProfile.acr122u.fastReadLimit == 240)
         #expect(PCSCReaderProfile.acr122u.supportsDirectTransmit)
-        for profile in [PCSCReaderProfile.acr1252u, .identiv, .generic] {
-            #expect(profile.fastReadLimit == 0)
+        // PC/SC Part 3 transparent exchange: raw commands and FAST_READ, no PN532 direct transmit.
+        for profile in [PCSCReaderProfile.acr1252u, .identiv, .omnikey, .springcard] {
+            #expect(profile.fastReadLimit == 240)
+            #expect(profile.supportsTransparentExchange)
             #expect(!profile.supportsDirectTransmit)
         }
+        #expect(PCSCReaderProfile.generic.fastReadLimit == 0)
+        #expect(PCSCReaderProfile.generic.rawCommandPath == .none)
         #expect(PCSCReaderProfile.identiv.readBinaryLength == 4)
         #expect(PCSCReaderProfile.generic.readBinaryLength == 16)
     }
@@ -36,11 +40,17 @@ struct PCSCReaderLinkTests {
         #expect(g.sent == [T2.hex("FF B0 00 E6 10")])
     }
 
-    @Test func readBinaryErrors() {
+    @Test func readBinaryErrors() throws {
         func read(_ reply: String) throws -> [UInt8] {
             try PseudoAPDUType2Link(transceiver: ScriptedTransceiver([T2.hex(reply)]), profile: .generic).read(page: 4)
         }
-        #expect(throws: TagError.status(sw1: 0x63, sw2: 0x00)) { try read("63 00") }
+        // A refused 16-byte read is retried for the page alone; refused again: the typed error.
+        #expect(throws: TagError.pageRefused(page: 4, sw1: 0x63, sw2: 0x00)) {
+            try PseudoAPDUType2Link(transceiver: ScriptedTransceiver([T2.hex("63 00"), T2.hex("63 00")]), profile: .generic).read(page: 4)
+        }
+        let retried = ScriptedTransceiver([T2.hex("6B 00"), T2.hex("01 02 03 04 90 00")])
+        #expect(try PseudoAPDUType2Link(transceiver: retried, profile: .generic).read(page: 15) == [1, 2, 3, 4])
+        #expect(retried.sent == [T2.hex("FF B0 00 0F 10"), T2.hex("FF B0 00 0F 04")])
         #expect(throws: TagError.status(sw1: 0x6A, sw2: 0x81)) { try read("6A 81") }
         #expect(throws: TagError.malformedReply("READ BINARY of page 4 returned no data")) { try read("90 00") }
         #expect(throws: TagError.malformedReply("reply of 1 bytes has no status word")) { try read("90") }
@@ -100,8 +110,8 @@ struct PCSCReaderLinkTests {
         let t = ScriptedTransceiver([T2.hex("D5 43 00 00 04 04 02 01 00 11 03 90 00")])
         #expect(try PseudoAPDUType2Link(transceiver: t, profile: .acr122u).getVersion() == T2.hex("00 04 04 02 01 00 11 03"))
         #expect(t.sent == [T2.hex("FF 00 00 00 03 D4 42 60")])
-        #expect(throws: TagError.unsupported("GET_VERSION through identiv readers")) {
-            try PseudoAPDUType2Link(transceiver: ScriptedTransceiver([]), profile: .identiv).getVersion()
+        #expect(throws: TagError.unsupported("GET_VERSION through generic readers")) {
+            try PseudoAPDUType2Link(transceiver: ScriptedTransceiver([]), profile: .generic).getVersion()
         }
         #expect(throws: TagError.malformedReply("GET_VERSION returned 7 bytes, not 8")) {
             try PseudoAPDUType2Link(transceiver: ScriptedTransceiver([T2.hex("D5 43 00 00 04 04 02 01 00 11 90 00")]), profile: .acr122u).getVersion()

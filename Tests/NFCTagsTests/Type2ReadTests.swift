@@ -31,15 +31,22 @@ struct Type2ReadTests {
         let (product, message, acrOps, lastPage) = Self.cases()[index]
         let expectations: [(PCSCReaderProfile, [Op])] = [
             (.acr122u, acrOps),
-            (.identiv, Self.reads(through: lastPage, step: 1)),
+            // Part 3 transparent exchange: the same raw commands, three APDUs each.
+            (.identiv, acrOps),
+            (.acr1252u, acrOps),
+            (.omnikey, acrOps),
+            (.springcard, acrOps),
             (.generic, Self.reads(through: lastPage, step: 4)),
-            (.acr1252u, Self.reads(through: lastPage, step: 4)),
         ]
         for (profile, ops) in expectations {
             let rig = try T2.rig(product, ndef: message, profile)
             #expect(try rig.type2Tag().readNDEF() == message, "\(product) \(profile)")
             #expect(rig.plan.log == T2.apdus(ops, profile), "\(product) \(message.count) bytes via \(profile)")
         }
+        // An Identiv whose firmware refuses the transparent exchange: 4-byte reads after one refusal.
+        let rig = T2.refusingIdentiv(try VirtualType2Tag(product: product, uid: T2.uid, ndef: message))
+        #expect(try rig.type2Tag().readNDEF() == message)
+        #expect(rig.plan.log == [PCSCTransparentExchange.startSession] + T2.apdus(Self.reads(through: lastPage, step: 1), .identiv))
     }
 
     @Test func literalACR122USequenceForTheZebraTag() throws {
@@ -51,22 +58,29 @@ struct Type2ReadTests {
     }
 
     @Test func literalIdentivSequenceForASmallMessage() throws {
-        let rig = try T2.rig(.ntag215, ndef: T2.hex("D1 01 01 55 00"), .identiv)
+        let rig = T2.refusingIdentiv(try VirtualType2Tag(product: .ntag215, uid: T2.uid, ndef: T2.hex("D1 01 01 55 00")))
         #expect(try rig.type2Tag().readNDEF() == T2.hex("D1 01 01 55 00"))
-        #expect(rig.plan.log == [T2.hex("FF B0 00 03 04"), T2.hex("FF B0 00 04 04"), T2.hex("FF B0 00 05 04")])
+        #expect(rig.plan.log == [T2.hex("FF C2 00 00 02 81 00"), T2.hex("FF B0 00 03 04"), T2.hex("FF B0 00 04 04"), T2.hex("FF B0 00 05 04")])
+        // Where the transparent exchange works: GET_VERSION and FAST_READ, three APDUs each.
+        let raw = try T2.rig(.ntag215, ndef: T2.hex("D1 01 01 55 00"), .identiv)
+        #expect(try raw.type2Tag().readNDEF() == T2.hex("D1 01 01 55 00"))
+        #expect(raw.plan.log == [T2.hex("FF C2 00 00 02 81 00"), T2.hex("FF C2 00 01 03 95 01 60 00"), T2.hex("FF C2 00 00 02 82 00"),
+                                 T2.hex("FF C2 00 00 02 81 00"), T2.hex("FF C2 00 01 05 95 03 3A 03 3E 00"), T2.hex("FF C2 00 00 02 82 00")])
     }
 
     @Test func readsMeetTheTheoreticalMinimum() throws {
         // minimum = [1 GET_VERSION] + ceil(bytes of pages 3...last / bytes per exchange)
         for (product, message, _, lastPage) in Self.cases() {
             let bytes = (lastPage - 3 + 1) * 4
-            for (profile, perExchange, versionExchanges) in [(PCSCReaderProfile.acr122u, 240, 1), (.identiv, 4, 0), (.generic, 16, 0)] {
+            for (profile, perExchange, versionExchanges) in [(PCSCReaderProfile.acr122u, 240, 1), (.identiv, 240, 1), (.generic, 16, 0)] {
                 let rig = try T2.rig(product, ndef: message, profile)
                 _ = try rig.type2Tag().readNDEF()
                 let minimum = versionExchanges + (bytes + perExchange - 1) / perExchange
-                if profile == .acr122u {
-                    // the read-ahead FAST_READ covers up to the data area end, never less than needed
-                    #expect(rig.plan.exchangeCount <= max(minimum, 2), "\(product) \(message.count)")
+                if profile.rawCommandPath != .none {
+                    // the read-ahead FAST_READ covers up to the data area end, never less than needed;
+                    // a transparent exchange costs 3 APDUs per raw command
+                    let apdusPerRaw = profile.supportsTransparentExchange ? 3 : 1
+                    #expect(rig.plan.exchangeCount <= apdusPerRaw * max(minimum, 2), "\(product) \(message.count)")
                 } else {
                     #expect(rig.plan.exchangeCount == minimum, "\(product) \(message.count) \(profile)")
                 }
@@ -94,9 +108,9 @@ struct Type2ReadTests {
     }
 
     @Test func emptyMessage() throws {
-        let rig = T2.rig(VirtualType2Tag.blankNTAG215(), .identiv)
+        let rig = T2.refusingIdentiv(VirtualType2Tag.blankNTAG215())
         #expect(try rig.type2Tag().readNDEF() == [])
-        #expect(rig.plan.log == T2.apdus([.read(3), .read(4)], .identiv))
+        #expect(rig.plan.log == [PCSCTransparentExchange.startSession] + T2.apdus([.read(3), .read(4)], .identiv))
     }
 
     // MARK: Detection
@@ -131,9 +145,9 @@ struct Type2ReadTests {
             (try VirtualType2Tag(product: .ultralight, uid: T2.uid), .unknown), // blank CC
         ]
         for (tag, expected) in cases {
-            let rig = T2.rig(tag, .identiv)
+            let rig = T2.refusingIdentiv(tag)
             #expect(try rig.type2Tag().product == expected, "\(tag.product)")
-            #expect(rig.plan.log == T2.apdus([.read(3)], .identiv))
+            #expect(rig.plan.log == [PCSCTransparentExchange.startSession] + T2.apdus([.read(3)], .identiv))
         }
     }
 

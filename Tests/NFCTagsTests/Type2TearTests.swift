@@ -99,7 +99,8 @@ struct Type2TearTests {
         let clean = try T2.rig(.ntag215, ndef: old, .generic)
         try clean.type2Tag().writeNDEF(new)
         let total = clean.plan.exchangeCount
-        let faults: [InjectedFault] = [.truncate(keep: 1), .append([0xAA]), .replace([0x6F, 0x00]), .statusWord(0x63, 0x00)]
+        // (A READ answered 63 00 is retried after reconnecting, by design: 6A 81 stands for a refusal here.)
+        let faults: [InjectedFault] = [.truncate(keep: 1), .append([0xAA]), .replace([0x6F, 0x00]), .statusWord(0x6A, 0x81)]
         for k in 0 ..< total {
             for fault in faults {
                 let rig = try T2.rig(.ntag215, ndef: old, .generic)

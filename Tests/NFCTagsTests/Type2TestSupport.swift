@@ -44,6 +44,14 @@ enum T2 {
         }
     }
 
+    /// An Identiv reader whose firmware refuses the transparent exchange: one refused start of
+    /// session, then 4-byte READ BINARYs only.
+    static func refusingIdentiv(_ tag: VirtualType2Tag) -> Rig {
+        let rig = rig(tag, .identiv)
+        rig.reader.refusesTransparentExchange = true
+        return rig
+    }
+
     static func rig(_ tag: VirtualType2Tag, _ profile: PCSCReaderProfile) -> Rig {
         Rig(tag: tag, reader: EmulatedPCSCReader(profile: profile, tag: tag))
     }
@@ -64,8 +72,25 @@ enum T2 {
     }
 
     /// The APDUs of `ops` for `profile` (formats pinned by literal-hex tests in PCSCReaderLinkTests).
+    /// Readers with the PC/SC Part 3 transparent exchange frame raw commands as start / transceive /
+    /// end, and re-present a mute tag by a card reset (no APDU).
     static func apdus(_ ops: [Op], _ profile: PCSCReaderProfile) -> [[UInt8]] {
-        ops.map { op in
+        if profile.supportsTransparentExchange {
+            return ops.flatMap { op -> [[UInt8]] in
+                func raw(_ frame: [UInt8]) -> [[UInt8]] {
+                    [PCSCTransparentExchange.startSession, [0xFF, 0xC2, 0x00, 0x01, UInt8(frame.count + 2), 0x95, UInt8(frame.count)] + frame + [0x00],
+                     PCSCTransparentExchange.endSession]
+                }
+                switch op {
+                case .getVersion: return raw([0x60])
+                case .reselect: return []
+                case let .fastRead(s, e): return raw([0x3A, UInt8(s), UInt8(e)])
+                case let .read(p): return [[0xFF, 0xB0, 0x00, UInt8(p), profile.readBinaryLength]]
+                case let .write(p, d): return [[0xFF, 0xD6, 0x00, UInt8(p), 0x04] + d]
+                }
+            }
+        }
+        return ops.map { op in
             switch op {
             case .getVersion: return [0xFF, 0x00, 0x00, 0x00, 0x03, 0xD4, 0x42, 0x60]
             case .reselect: return [0xFF, 0x00, 0x00, 0x00, 0x04, 0xD4, 0x4A, 0x01, 0x00]

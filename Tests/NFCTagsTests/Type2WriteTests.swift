@@ -43,7 +43,8 @@ struct Type2WriteTests {
         let lastPage = (start + (n < 0xFF ? 2 : 4) + n) / 4 // the FE (or last message byte) page
         let lastDataPage = product == .ntag213 ? 39 : (product == .ntag215 ? 127 : 221)
         let last = min(lastPage, lastDataPage)
-        switch profile.family {
+        // Readers with a raw path (ACR122U direct transmit, Part 3 transparent exchange) use FAST_READ.
+        switch profile.rawCommandPath != .none ? .acr122u : profile.family {
         case .acr122u:
             var ops: [Op] = [.getVersion, .fastRead(3, product == .ntag213 ? 39 : 62)]
             var first = product == .ntag213 ? 40 : 63

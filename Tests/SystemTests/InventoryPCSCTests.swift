@@ -72,7 +72,8 @@ extension PCSCSystemTests {
             #expect(lines.count == 5)
             #expect(lines.map { $0["seq"] as? Int } == [1, 2, 3, 4, 5])
             #expect(lines.allSatisfy { ($0["summary"] as? String)?.hasPrefix("https://example.com/tap/") == true })
-            #expect(lines.allSatisfy { $0["product"] as? String == "NTAG213" && $0["error"] is NSNull })
+            // vpcd's generic reader cannot pass GET_VERSION: the chip is not named as fact.
+            #expect(lines.allSatisfy { $0["product"] is NSNull && $0["error"] is NSNull })
             #expect(lines.map { $0["reader"] as? String }.prefix(3) == [reader0, reader1, reader0])
         }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NFCReaders
 import Testing
 
 /// Issue 7 packaging: udev rules, the module blacklist and the kiosk unit are checked, not just shipped.
@@ -9,11 +10,65 @@ import Testing
         try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
     }
 
-    /// The readers issue 7 names, as (vendor, product).
-    static let requiredReaders: Set<[String]> = [
-        ["072f", "2200"], ["072f", "223b"], ["072f", "223f"], ["04e6", "5591"], ["04cc", "2533"],
-        ["04e6", "5790"], ["076b", "5022"], ["054c", "06c1"], ["054c", "06c3"],
+    /// The known-reader list, udev/known-readers.tsv: (vendor, product, drivers) per row.
+    static func knownReaderRows() throws -> [(vendor: String, product: String, drivers: [String])] {
+        try read("udev/known-readers.tsv").split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }.map {
+            let f = $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            return (f[0], f[1], f[4].split(separator: ",").map(String.init))
+        }
+    }
+
+    static var requiredReaders: Set<[String]> {
+        Set(((try? knownReaderRows()) ?? []).map { [$0.vendor, $0.product] })
+    }
+
+    /// libnfc's USB device tables (libnfc 1.8: drivers/acr122_usb.c `acr122_usb_supported_devices`,
+    /// drivers/pn53x_usb.c `pn53x_usb_supported_devices`).
+    static let libnfcUSBDevices: Set<[String]> = [
+        ["072f", "2200"], ["072f", "90cc"], ["04cc", "0531"], ["04cc", "2533"], ["04e6", "5591"],
+        ["054c", "0193"], ["1fd3", "0608"], ["054c", "02e1"],
     ]
+
+    @Test func knownReaderListIsTheOneSourceOfRulesAndSwift() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nfctap-gen-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gen = Process()
+        gen.executableURL = Self.root.appendingPathComponent("scripts/gen-known-readers.sh")
+        gen.arguments = [dir.path]
+        try gen.run()
+        gen.waitUntilExit()
+        #expect(gen.terminationStatus == 0)
+        for path in ["udev/60-nfctap.rules", "Sources/NFCReaders/KnownReaders.swift"] {
+            let generated = try String(contentsOf: dir.appendingPathComponent(path), encoding: .utf8)
+            #expect(generated == (try Self.read(path)), "\(path) is not what scripts/gen-known-readers.sh makes of udev/known-readers.tsv")
+        }
+        let swiftIDs = Set(KnownReader.all.map { [String(format: "%04x", $0.vendorID), String(format: "%04x", $0.productID)] })
+        #expect(swiftIDs == Self.requiredReaders)
+        #expect(!Self.requiredReaders.contains(["054c", "06c1"]) && !Self.requiredReaders.contains(["054c", "06c3"]),
+                "the Sony RC-S380 has no CCID or libnfc driver")
+    }
+
+    /// Every entry has the Linux driver it claims: libccid's Info.plist on this machine (when
+    /// libccid is installed) and libnfc's device tables.
+    @Test func everyKnownReaderHasALinuxDriver() throws {
+        let plist = URL(fileURLWithPath: "/usr/lib/pcsc/drivers/ifd-ccid.bundle/Contents/Info.plist")
+        var ccid: Set<[String]>?
+        if let data = try? Data(contentsOf: plist),
+           let dict = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+           let vendors = dict["ifdVendorID"] as? [String], let products = dict["ifdProductID"] as? [String] {
+            ccid = Set(zip(vendors, products).map { [String($0.dropFirst(2)).lowercased(), String($1.dropFirst(2)).lowercased()] })
+        }
+        for row in try Self.knownReaderRows() {
+            #expect(!row.drivers.isEmpty)
+            for driver in row.drivers {
+                switch driver {
+                case "ccid": if let ccid { #expect(ccid.contains([row.vendor, row.product]), "\(row.vendor):\(row.product) not in libccid") }
+                case "libnfc": #expect(Self.libnfcUSBDevices.contains([row.vendor, row.product]), "\(row.vendor):\(row.product) not in libnfc")
+                default: Issue.record("unknown driver \(driver)")
+                }
+            }
+        }
+    }
 
     @Test func udevRulesParseAndCoverEveryReader() throws {
         let rules = try UdevRulesParser.parse(try Self.read("udev/60-nfctap.rules"))

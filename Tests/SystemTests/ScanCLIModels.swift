@@ -19,6 +19,10 @@ struct TagModel: Sendable, CustomTestStringConvertible {
     var controlTLVs: [UInt8] = []
 
     var testDescription: String { name }
+    /// `product` / `productGuess` as `scan --json` reports them through vpcd's generic reader: a
+    /// Type 2 chip cannot be identified there (no GET_VERSION), so its name is only the CC's guess.
+    var reportedProduct: String? { if case .type2 = kind { nil } else { product } }
+    var reportedGuess: String? { if case .type2 = kind { product } else { nil } }
     var type: String { if case .type2 = kind { "type2" } else { "type4" } }
 
     static let all: [TagModel] = [

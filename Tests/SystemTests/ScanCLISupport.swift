@@ -11,9 +11,9 @@ final class TagOnReader {
     let card: VPCDCard
 
     /// Puts `tag` on `Virtual PCD 00 0<reader>`.
-    init(_ tag: VirtualTag, reader: Int = 0) throws {
+    init(_ tag: VirtualTag, reader: Int = 0, personality: EmulatedPCSCReader? = nil) throws {
         self.tag = tag
-        card = VPCDCard(behaviour: EmulatedPCSCReader(tag: tag), port: reader == 0 ? TestPCSCD.port0 : TestPCSCD.port1)
+        card = VPCDCard(behaviour: personality ?? EmulatedPCSCReader(tag: tag), port: reader == 0 ? TestPCSCD.port0 : TestPCSCD.port1)
         try card.insert()
     }
 
@@ -143,6 +143,8 @@ struct ScanJSON: Decodable, Equatable {
     var uid: String
     var type: String
     var product: String?
+    /// Only where the chip was not identified (vpcd's generic reader cannot pass GET_VERSION).
+    var productGuess: String?
     var capacity: Int?
     var writable: Bool?
     var reader: String

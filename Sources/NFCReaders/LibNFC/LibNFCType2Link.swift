@@ -76,6 +76,13 @@ final class LibNFCType2Link: Type2Link {
         return reply
     }
 
+    /// Any other Type 2 frame (READ_SIG, READ_CNT, …) through InDataExchange, which adds and
+    /// checks CRC_A.
+    func transceiveRaw(_ frame: [UInt8]) throws -> [UInt8] {
+        guard !frame.isEmpty else { throw TagError.unsupported("an empty Type 2 command") }
+        return try exchanger.transceive(frame)
+    }
+
     private static func pageByte(_ page: Int) throws -> UInt8 {
         guard let byte = UInt8(exactly: page) else { throw TagError.unsupported("page \(page) is out of range 0-255") }
         return byte

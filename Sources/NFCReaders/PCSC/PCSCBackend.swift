@@ -24,7 +24,7 @@ public final class PCSCBackend: ReaderBackend, @unchecked Sendable {
 
     /// What the project knows about a reader from its PC/SC name.
     static func readerInfo(_ name: String) -> ReaderInfo {
-        ReaderInfo(name: name, backend: .pcsc, supportsFeedback: name.localizedCaseInsensitiveContains("ACR122"))
+        ReaderInfo(name: name, backend: .pcsc, supportsFeedback: PCSCReaderProfile(readerName: name).feedbackPath != .none)
     }
 
     /// Watches readers and tags on a dedicated thread (SCardGetStatusChange with the PnP reader).

@@ -15,41 +15,66 @@ public final class PCSCTagConnection: TagConnection {
         self.transceiver = PCSCTransceiver(card: card)
     }
 
-    deinit { try? card.disconnect(.leave) }
+    deinit {
+        rememberRefusal()
+        try? card.disconnect(.leave)
+    }
 
     public var apdu: Transceiver? {
         tag.technology == .type2 ? nil : transceiver
     }
 
-    /// For `.type2` tags: the Type 2 command set as pseudo-APDUs, shaped by what the reader is
-    /// (`PCSCReaderProfile(readerName:)`: ACR122U direct transmit for FAST_READ, Identiv 4-byte reads…).
-    public private(set) lazy var type2: Type2Link? = tag.technology == .type2
-        ? PseudoAPDUType2Link(transceiver: transceiver, profile: PCSCReaderProfile(readerName: tag.reader.name))
-        : nil
-
-    /// ACR122U LED + buzzer (`FF 00 40 P2 04 T1 T2 REP LINK`, T in 100 ms units) when the reader has
-    /// them; nothing elsewhere. Errors and the `90 <LED state>` reply are ignored: feedback is best effort.
-    public func signal(_ feedback: ReaderFeedback) {
-        guard tag.reader.supportsFeedback else { return }
-        _ = try? card.transmit(Self.feedbackCommand(feedback))
+    /// The reader's identity (`PCSCReaderRegistry`: firmware string of ACS readers, asked once per
+    /// reader and process; else the name).
+    /// The question goes through `transceiver`, like every other exchange (counted and traced).
+    public private(set) lazy var profile: PCSCReaderProfile = PCSCReaderRegistry.shared.profile(readerName: tag.reader.name) {
+        [transceiver] query in try? transceiver.transceive(query)
     }
 
-    /// The ACR122U "LED and buzzer control" pseudo-APDU.
-    /// P2 bits: 0/1 final red/green, 2/3 red/green update mask, 4/5 initial red/green blink state,
-    /// 6/7 red/green blink mask. LINK: 01 buzz during T1.
-    static func feedbackCommand(_ feedback: ReaderFeedback) -> [UInt8] {
-        switch feedback {
-        case .success:
-            // Green blink mask + green on during T1 + green update, final off; 200 ms, once, beep in T1.
-            return [0xFF, 0x00, 0x40, 0xA8, 0x04, 0x02, 0x01, 0x01, 0x01]
-        case .failure:
-            // Red blink mask + red on during T1 + red update, final off; 100 ms on/off twice, no beep.
-            return [0xFF, 0x00, 0x40, 0x54, 0x04, 0x01, 0x01, 0x02, 0x00]
+    /// For `.type2` tags: the Type 2 command set as pseudo-APDUs, shaped by the reader's profile
+    /// (ACR122U direct transmit or PC/SC Part 3 transparent exchange for raw commands, Identiv
+    /// 4-byte reads…). A refused page is recovered by reconnecting with a card reset.
+    public private(set) lazy var type2: Type2Link? = {
+        guard tag.technology == .type2 else { return nil }
+        let link = PseudoAPDUType2Link(transceiver: transceiver, profile: profile, recover: { [card] in
+            do { try card.reconnect() } catch let error as PCSCError { throw error.tagError }
+        })
+        madeLink = link
+        return link
+    }()
+    private var madeLink: PseudoAPDUType2Link?
+
+    /// A reader that refused its raw path is remembered, so the next tap does not ask again.
+    private func rememberRefusal() {
+        if madeLink?.rawPathRefused == true { PCSCReaderRegistry.shared.noteRawCommandsRefused(readerName: tag.reader.name) }
+    }
+
+    /// LED/buzzer feedback by `PCSCReaderFeedback` (ACR122U pseudo-APDUs, ACR1252U/ACR1255U
+    /// escape commands); nothing elsewhere. On an ACR122U the automatic beep on card detection is
+    /// turned off first (once per reader and process, restored at exit). Errors are ignored:
+    /// feedback is best effort.
+    public func signal(_ feedback: ReaderFeedback) {
+        let profile = self.profile
+        guard profile.feedbackPath != .none else { return }
+        if profile.feedbackPath == .acr122uPseudoAPDU, PCSCReaderRegistry.shared.claimBuzzer(readerName: tag.reader.name) {
+            _ = try? card.transmit(PCSCReaderFeedback.automaticBuzzerOff)
         }
+        for step in PCSCReaderFeedback.steps(feedback, profile: profile, readerName: tag.reader.name) {
+            switch step {
+            case let .transmit(apdu): _ = try? card.transmit(apdu)
+            case let .control(command): _ = try? card.control(code: controlCode(1), command)
+            }
+        }
+    }
+
+    /// The ACR122U "LED and buzzer control" pseudo-APDU (`PCSCReaderFeedback`).
+    static func feedbackCommand(_ feedback: ReaderFeedback) -> [UInt8] {
+        PCSCReaderFeedback.acr122uCommand(feedback)
     }
 
     /// Closes the connection leaving the card as it is (SCARD_LEAVE_CARD).
     public func disconnect() {
+        rememberRefusal()
         try? card.disconnect(.leave)
     }
 }

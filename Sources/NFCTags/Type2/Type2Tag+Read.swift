@@ -10,7 +10,14 @@ extension Type2Tag {
                 throw TagError.notNDEFFormatted("the data area holds no NDEF message TLV")
             }
             let addresses = try layout.addresses(from: ndef.valueStart, count: ndef.length)
-            try cache.fetch(pages: Array(Set(addresses.map { $0 / 4 })))
+            let pages = Array(Set(addresses.map { $0 / 4 }))
+            if let beyond = pages.filter({ $0 * 4 >= cache.memoryEnd }).min() {
+                // Never read past the chip (an ACR122U locks up after a refused page).
+                throw TagError.invalidTagData("the NDEF TLV runs to page \(beyond), past the chip's last page \(cache.memoryEnd / 4 - 1)")
+            }
+            // Only the message's pages are read (a refused 16-byte READ is retried for its page
+            // alone by the link), so a page refused now is one the message needs: `.pageRefused`.
+            try cache.fetch(pages: pages)
             return try addresses.map { try cache.byte(at: $0) }
         }
     }

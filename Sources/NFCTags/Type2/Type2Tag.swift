@@ -1,6 +1,14 @@
 /// What `Type2Tag.inspect()` learns about a tag.
 public struct Type2TagInfo: Sendable, Hashable {
+    /// The chip: from GET_VERSION when `productIdentified`, else a guess from the CC size (which
+    /// still sizes lock areas and formatting, but must not be reported as fact: real NTAG216s carry
+    /// factory NTAG213 CCs, and NTAG203 and Ultralight C share the NTAG213's CC size).
     public var product: Type2Product
+    /// GET_VERSION answered and named the chip.
+    public var productIdentified: Bool {
+        guard let version else { return false }
+        return Type2Product(version: version) != nil
+    }
     /// The GET_VERSION answer; nil when the link cannot send it or the tag did not answer.
     public var version: [UInt8]?
     public var capabilityContainer: Type2CapabilityContainer
@@ -123,7 +131,9 @@ public final class Type2Tag: NDEFTagOperations {
                 }
                 probe = .answered(version)
             } catch TagError.unsupported, TagError.nak {
-                probe = .unanswered
+                // The reader may have turned out unable to ask (a refused transparent session):
+                // then the tag was not asked, which says nothing about the chip.
+                probe = link.canSendRawCommands ? .unanswered : .notAsked
             }
         }
         versionProbe = probe

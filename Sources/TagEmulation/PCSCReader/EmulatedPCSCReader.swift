@@ -10,15 +10,39 @@ import NFCTags
 public final class EmulatedPCSCReader: @unchecked Sendable {
     public let profile: PCSCReaderProfile
     public let plan: FaultPlan
-    private let lock = NSLock()
+    let lock = NSLock()
     private var _tag: VirtualTag?
-    private var _ledState: UInt8 = 0
-    private var _buzzerOnDetection = true
+    var _ledState: UInt8 = 0
+    var _buzzerOnDetection = true
+    var _lockedUp = false
+    var _sessionOpen = false
+    var _escapeLog: [[UInt8]] = []
+    var _buzzerBeeps: [UInt8] = []
+
+    /// ACR122U quirks, as reported for real units (see the properties). On by default for the
+    /// `.acr122u` profile except `pn532ErrorsAsStatusWords`.
+    /// The firmware string `FF 00 48 00 00` returns without a status word (ACR122U API v2.04 §6.3;
+    /// "ACR122U215" in nfcpy issue 105's trace). nil: the reader refuses the command (`6A 81`).
+    public var firmwareString: String?
+    /// PN532 failures of a direct transmit come back as `63 01` (timeout) and `63 7F` (wrong
+    /// command) instead of `D5 43 01 90 00` (ACR122L manual; libnfc issue 251, a Touchatag).
+    public var pn532ErrorsAsStatusWords = false
+    /// After a READ BINARY the tag refused (`63 00`), every later READ BINARY answers `63 00` until the
+    /// tag is re-presented (`reset()` / a new tag), as a public smartcardservices report describes.
+    public var locksUpAfterFailedRead: Bool
+    /// A generic reader that refuses 16-byte READ BINARYs crossing the end of the chip's memory with
+    /// this status word (`6B 00` / `6A 82`, as a Feitian R502 trace shows on an Ultralight C).
+    /// nil: the reader passes them and the tag rolls over.
+    public var refusesReadsPastMemoryEnd: [UInt8]?
+    /// A reader of a transparent-exchange family whose firmware refuses `FF C2` (`6D 00`).
+    public var refusesTransparentExchange = false
 
     public init(profile: PCSCReaderProfile = .generic, tag: VirtualTag? = nil, plan: FaultPlan = FaultPlan()) {
         self.profile = profile
         self._tag = tag
         self.plan = plan
+        self.firmwareString = profile.family == .acr122u ? "ACR122U215" : nil
+        self.locksUpAfterFailedRead = profile.family == .acr122u
         tag?.activate()
     }
 
@@ -27,7 +51,7 @@ public final class EmulatedPCSCReader: @unchecked Sendable {
         get { lock.withLock { _tag } }
         set {
             newValue?.activate()
-            lock.withLock { _tag = newValue }
+            lock.withLock { _tag = newValue; _lockedUp = false; _sessionOpen = false }
         }
     }
 
@@ -37,9 +61,20 @@ public final class EmulatedPCSCReader: @unchecked Sendable {
         case .acr122u: return "ACS ACR122U PICC Interface 00 00"
         case .acr1252u: return "ACS ACR1252 1S CL Reader PICC 00 00"
         case .identiv: return "Identiv uTrust 3700 F CL Reader 00 00"
+        case .omnikey: return "HID Global OMNIKEY 5022 Smart Card Reader 00 00"
+        case .springcard: return "SpringCard Prox'N'Roll (PICC) 00 00"
         case .generic: return "Virtual PCD 00 00"
         }
     }
+
+    /// The reader is refusing every READ BINARY until the tag is re-presented.
+    public var isLockedUp: Bool { lock.withLock { _lockedUp } }
+    /// A transparent session is open (`FF C2 00 00 02 81 00` without its end).
+    public var isTransparentSessionOpen: Bool { lock.withLock { _sessionOpen } }
+    /// Every SCardControl escape command received, in order.
+    public var escapeLog: [[UInt8]] { lock.withLock { _escapeLog } }
+    /// Buzzer durations (10 ms units) asked through the ACS escape "Buzzer Control".
+    public var buzzerBeeps: [UInt8] { lock.withLock { _buzzerBeeps } }
 
     /// ACR122U LED state as the last `FF 00 40` left it: bit 0 red, bit 1 green.
     public var ledState: UInt8 { lock.withLock { _ledState } }
@@ -52,6 +87,7 @@ public final class EmulatedPCSCReader: @unchecked Sendable {
     /// Power-on or reset from the host (vpcd control bytes 01/02): re-activates the tag.
     public func reset() {
         tag?.activate()
+        lock.withLock { _lockedUp = false; _sessionOpen = false }
     }
 
     /// One APDU to the reader; nil when no card is present or the tag did not answer
@@ -62,8 +98,14 @@ public final class EmulatedPCSCReader: @unchecked Sendable {
     }
 
     /// An in-process `Type2Link` through this reader (pseudo-APDUs of `profile`).
+    /// Its `recover` re-presents the tag, as SCardReconnect with a reset does on a real reader.
     public func type2Link() -> PseudoAPDUType2Link {
-        PseudoAPDUType2Link(transceiver: EmulatedPCSCTransceiver(reader: self), profile: profile)
+        PseudoAPDUType2Link(transceiver: EmulatedPCSCTransceiver(reader: self), profile: profile,
+                            recover: { [weak self] in
+                                // SCardReconnect fails when the card is gone: no re-activation then.
+                                guard let self, self.plan.tagPresent, self.tag != nil else { throw TagError.tagLost }
+                                self.reset()
+                            })
     }
 
     // MARK: - Pseudo-APDUs
@@ -87,6 +129,7 @@ public final class EmulatedPCSCReader: @unchecked Sendable {
         case 0xB0: return readBinary(block: Int(apdu[2]) << 8 | Int(apdu[3]), le: body.first ?? 0, tag: tag)
         case 0xD6: return updateBinary(block: Int(apdu[2]) << 8 | Int(apdu[3]), body: body, tag: tag)
         case 0x00: return escape(p1: apdu[2], p2: apdu[3], body: body, tag: tag)
+        case 0xC2: return transparent(p1: apdu[2], p2: apdu[3], body: body, tag: tag)
         default: return Self.insNotSupported
         }
     }
@@ -112,10 +155,18 @@ public final class EmulatedPCSCReader: @unchecked Sendable {
         switch profile.family {
         case .acr122u, .acr1252u:
             guard wanted % 4 == 0, wanted <= 16 else { return Self.wrongLength }
-        case .identiv, .generic:
+        case .identiv, .omnikey, .springcard, .generic:
             guard wanted <= 16 else { return Self.wrongLength }
         }
-        guard let data = tag.respond(to: [0x30, UInt8(block)]), data.count == 16 else { return Self.failed }
+        if lock.withLock({ _lockedUp }) { return Self.failed }
+        if let refusal = refusesReadsPastMemoryEnd, let pages = (tag as? VirtualType2Tag)?.product.totalPages,
+           block + (wanted + 3) / 4 > pages {
+            return refusal
+        }
+        guard let data = tag.respond(to: [0x30, UInt8(block)]), data.count == 16 else {
+            if locksUpAfterFailedRead { lock.withLock { _lockedUp = true } }
+            return Self.failed
+        }
         let count = profile.family == .identiv ? 4 : wanted
         return Array(data.prefix(count)) + Self.ok
     }
@@ -136,7 +187,16 @@ public final class EmulatedPCSCReader: @unchecked Sendable {
         switch (p1, p2) {
         case (0x00, 0x00):
             guard let lc = body.first, body.count == Int(lc) + 1, lc >= 2, body[1] == 0xD4 else { return Self.wrongLength }
-            return pn532(Array(body[2...]), tag: tag) + Self.ok
+            let reply = pn532(Array(body[2...]), tag: tag)
+            if pn532ErrorsAsStatusWords {
+                if reply.count == 3, reply[1] == 0x43, reply[2] & 0x3F == 0x01 { return [0x63, 0x01] }
+                if reply.count == 3, reply[2] == 0x27 { return [0x63, 0x7F] }
+            }
+            return reply + Self.ok
+        case (0x48, 0x00):
+            // Get firmware version: ASCII, no status word (API v2.04 §6.3; nfcpy issue 105).
+            guard let firmwareString else { return Self.functionNotSupported }
+            return Array(firmwareString.utf8)
         case (0x40, _):
             guard body.count == 5, body[0] == 4 else { return Self.wrongLength }
             return [0x90, setLED(p2)]

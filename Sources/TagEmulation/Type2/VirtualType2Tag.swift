@@ -98,6 +98,14 @@ public final class VirtualType2Tag: VirtualTag, @unchecked Sendable {
     public var sak: UInt8 { 0x00 }
     public var ats: [UInt8]? { nil }
 
+    /// The 32-byte answer to READ_SIG (`3C 00`, NTAG21x / Ultralight EV1): a fixed pattern derived
+    /// from the UID here (a real chip holds NXP's ECC signature of its UID).
+    public var originalitySignature: [UInt8] { Self.signature(uid: uid) }
+
+    static func signature(uid: [UInt8]) -> [UInt8] {
+        (0 ..< 32).map { uid[$0 % uid.count] ^ UInt8($0) }
+    }
+
     public func activate() {
         lock.withLock { muted = false }
     }
@@ -110,6 +118,7 @@ public final class VirtualType2Tag: VirtualTag, @unchecked Sendable {
             case (0x30, 2): reply = read(page: Int(frame[1]))
             case (0x3A, 3) where model.supportsFastRead: reply = fastRead(Int(frame[1]), Int(frame[2]))
             case (0x60, 1) where model.supportsGetVersion: reply = product.versionBytes
+            case (0x3C, 2) where model.supportsGetVersion && frame[1] == 0x00: reply = Self.signature(uid: Array(mem[0 ..< 3] + mem[4 ..< 8]))
             case (0xA2, 6): reply = write(page: Int(frame[1]), data: Array(frame[2 ..< 6]))
             default: reply = nil // unsupported, malformed, HLTA: the chip drops to IDLE
             }

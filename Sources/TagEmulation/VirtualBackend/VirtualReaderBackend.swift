@@ -219,7 +219,8 @@ final class VirtualTagConnection: TagConnection {
         self.backend = backend
         let transceiver = EmulatedPCSCTransceiver(reader: reader)
         apdu = tag.technology == .type4 ? transceiver : nil
-        type2 = tag.technology == .type2 ? PseudoAPDUType2Link(transceiver: transceiver, profile: reader.profile) : nil
+        // The reader's own link: its `recover` re-presents the tag as SCardReconnect does.
+        type2 = tag.technology == .type2 ? reader.type2Link() : nil
     }
 
     func signal(_ feedback: ReaderFeedback) {

@@ -1,0 +1,82 @@
+import Foundation
+import NFCTags
+import PCSC
+
+/// What this process learned about each PC/SC reader: its profile (the firmware string is asked
+/// once per reader name, and only of ACS readers; a PC/SC name carries the model, so a reader
+/// plugged back under the same name is the same kind) and whether nfctap turned the ACR122U's automatic
+/// buzzer off (restored at exit).
+public final class PCSCReaderRegistry: @unchecked Sendable {
+    public static let shared = PCSCReaderRegistry()
+
+    private let lock = NSLock()
+    private var profiles: [String: PCSCReaderProfile] = [:]
+    private var buzzerOff: Set<String> = []
+    private var exitHookInstalled = false
+
+    public init() {}
+
+    /// The reader's profile: `PCSCReaderProfile.identify` from the firmware string when
+    /// `firmwareQuery(readerName:)` has a question for it (asked through `ask`, which returns nil
+    /// when the reader refused), else from the name. Cached per reader name.
+    public func profile(readerName: String, ask: ([UInt8]) -> [UInt8]?) -> PCSCReaderProfile {
+        if let known = lock.withLock({ profiles[readerName] }) { return known }
+        var firmware: String?
+        var refused = false
+        if let query = PCSCReaderProfile.firmwareQuery(readerName: readerName), let reply = ask(query) {
+            firmware = PCSCReaderProfile.firmwareString(reply)
+            refused = firmware == nil && reply.count == 2
+        }
+        let profile = PCSCReaderProfile.identify(readerName: readerName, firmware: firmware, refused: refused)
+        lock.withLock { profiles[readerName] = profile }
+        return profile
+    }
+
+    /// Remembers that the reader refused its raw path, so later connections do not ask again
+    /// (one refused APDU per reader and process, not per tap).
+    public func noteRawCommandsRefused(readerName: String) {
+        lock.withLock { profiles[readerName]?.rawCommandsRefused = true }
+    }
+
+    /// Records that the automatic buzzer of `readerName` is to be turned off; true the first time
+    /// (the caller then sends `PCSCReaderFeedback.automaticBuzzerOff`). The first call installs an
+    /// exit hook that turns it back on (`restoreBuzzers`).
+    public func claimBuzzer(readerName: String) -> Bool {
+        let (first, installHook) = lock.withLock { () -> (Bool, Bool) in
+            let first = buzzerOff.insert(readerName).inserted
+            let install = first && !exitHookInstalled
+            if install { exitHookInstalled = true }
+            return (first, install)
+        }
+        if installHook, self === PCSCReaderRegistry.shared {
+            atexit { PCSCReaderRegistry.shared.restoreBuzzers() }
+        }
+        return first
+    }
+
+    /// Readers whose automatic buzzer nfctap turned off and has not restored.
+    public var readersWithBuzzerOff: Set<String> { lock.withLock { buzzerOff } }
+
+    /// Turns the automatic buzzer back on, best effort: an escape command on a direct connection
+    /// (no card needed, but libccid passes escapes only with `ifdDriverOptions` 0x0001), else the
+    /// pseudo-APDU on a shared connection when a card is present. The setting is volatile either
+    /// way: unplugging the reader restores it.
+    public func restoreBuzzers() {
+        let names = lock.withLock { () -> Set<String> in
+            defer { buzzerOff.removeAll() }
+            return buzzerOff
+        }
+        guard !names.isEmpty, let context = try? Context() else { return }
+        for name in names {
+            if let card = try? context.connect(reader: name, share: .direct, protocols: []) {
+                let done = (try? card.control(code: controlCode(1), PCSCReaderFeedback.automaticBuzzerOn)) != nil
+                try? card.disconnect(.leave)
+                if done { continue }
+            }
+            if let card = try? context.connect(reader: name, share: .shared) {
+                _ = try? card.transmit(PCSCReaderFeedback.automaticBuzzerOn)
+                try? card.disconnect(.leave)
+            }
+        }
+    }
+}

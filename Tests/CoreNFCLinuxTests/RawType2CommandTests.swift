@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import CoreNFCLinux
+import NFCTags
+import TagEmulation
+
+/// Issue 12 item 4: `sendMiFareCommand`'s raw Type 2 commands on PC/SC readers, chosen by reader
+/// identity (ACR122U direct transmit; PC/SC Part 3 transparent exchange elsewhere), against the
+/// emulated personalities.
+@Suite struct RawType2CommandTests {
+    static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0x80]
+
+    static func reader(_ profile: PCSCReaderProfile, _ product: Type2Product = .ntag216) throws -> EmulatedPCSCReader {
+        EmulatedPCSCReader(profile: profile, tag: try VirtualType2Tag(product: product, uid: uid, ndef: [0xD0, 0x00, 0x00]))
+    }
+
+    @Test(arguments: [PCSCReaderProfile.acr122u, .acr1252u, .identiv, .omnikey, .springcard])
+    func rawCommandsPassOnReadersThatCan(profile: PCSCReaderProfile) throws {
+        let reader = try Self.reader(profile)
+        let link = reader.type2Link()
+        #expect(try Type2Command.send([0x60], over: link) == Type2Product.ntag216.versionBytes)
+        let signature = try Type2Command.send([0x3C, 0x00], over: link)
+        #expect(signature.count == 32)
+        #expect(signature == (reader.tag as? VirtualType2Tag)?.originalitySignature)
+        let pages = try Type2Command.send([0x3A, 0x04, 0x05], over: link)
+        #expect(pages.count == 8)
+        #expect(pages.prefix(4) == [0x03, 0x03, 0xD0, 0x00])
+        #expect(!reader.isTransparentSessionOpen, "every transparent session is ended")
+    }
+
+    @Test func exactTransparentExchangeBytes() throws {
+        let reader = try Self.reader(.omnikey)
+        _ = try Type2Command.send([0x3C, 0x00], over: reader.type2Link())
+        // PC/SC Part 3 supplement §3.2.7: start session (DO 81), transceive (DO 95), end session (DO 82).
+        #expect(reader.plan.log == [[0xFF, 0xC2, 0x00, 0x00, 0x02, 0x81, 0x00],
+                                    [0xFF, 0xC2, 0x00, 0x01, 0x04, 0x95, 0x02, 0x3C, 0x00, 0x00],
+                                    [0xFF, 0xC2, 0x00, 0x00, 0x02, 0x82, 0x00]])
+    }
+
+    @Test func exactDirectTransmitBytes() throws {
+        let reader = try Self.reader(.acr122u)
+        _ = try Type2Command.send([0x3C, 0x00], over: reader.type2Link())
+        // ACR122U API v2.04 §6.1: FF 00 00 00 Lc, then the PN532's InCommunicateThru D4 42.
+        #expect(reader.plan.log == [[0xFF, 0x00, 0x00, 0x00, 0x04, 0xD4, 0x42, 0x3C, 0x00]])
+    }
+
+    @Test func genericReadersAnswerUnsupportedFeature() throws {
+        let link = try Self.reader(.generic).type2Link()
+        #expect(throws: NFCReaderError(.readerErrorUnsupportedFeature, message: "this reader cannot pass GET_VERSION")) {
+            try Type2Command.send([0x60], over: link)
+        }
+        #expect(throws: NFCReaderError(.readerErrorUnsupportedFeature, message: "command 3Ch is not supported through this reader")) {
+            try Type2Command.send([0x3C, 0x00], over: link)
+        }
+    }
+
+    @Test func aReaderRefusingTheTransparentExchangeAnswersUnsupportedFeature() throws {
+        let reader = try Self.reader(.identiv)
+        reader.refusesTransparentExchange = true
+        let link = reader.type2Link()
+        #expect(throws: NFCReaderError(.readerErrorUnsupportedFeature, message: "command 3Ch is not supported through this reader")) {
+            try Type2Command.send([0x3C, 0x00], over: link)
+        }
+        #expect(!link.canSendRawCommands, "asked once, then known")
+        #expect(reader.plan.exchangeCount == 1)
+    }
+
+    @Test func aMuteTagThroughTheTransparentExchangeIsUnsupportedAndStillReadable() throws {
+        // Ultralight C: no GET_VERSION (C0 03 01 64 01: no answer), re-presented by a reset.
+        let reader = try Self.reader(.acr1252u, .ultralightC)
+        let tag = Type2Tag(link: reader.type2Link())
+        let info = try tag.inspect()
+        #expect(info.version == nil)
+        #expect(!info.productIdentified)
+        #expect(try tag.readNDEF() == [0xD0, 0x00, 0x00])
+    }
+}
