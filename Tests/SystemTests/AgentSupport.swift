@@ -57,7 +57,7 @@ final class NotificationServerMock {
 
     /// The server's `ActionInvoked(id, key)` signal, as when the user clicks.
     func invoke(_ id: UInt32, _ key: String) throws {
-        try control.call(destination: Self.name, path: Self.path, interface: "org.freedesktop.DBus.Mock", member: "EmitSignal",
+        _ = try control.call(destination: Self.name, path: Self.path, interface: "org.freedesktop.DBus.Mock", member: "EmitSignal",
                          arguments: [.string(Self.name), .string("ActionInvoked"), .signature("us"),
                                      .array(elementType: "v", [.variant(.uint32(id)), .variant(.string(key))])])
     }
@@ -241,7 +241,7 @@ final class OpenURIPortalMock {
         defer { wake.cancel() }
         let owned = try control.process(until: { self.owned }, timeout: .seconds(15))
         try #require(owned, "the portal mock did not claim \(Self.name)")
-        try control.call(destination: Self.name, path: Self.path, interface: "org.freedesktop.DBus.Mock", member: "AddMethod",
+        _ = try control.call(destination: Self.name, path: Self.path, interface: "org.freedesktop.DBus.Mock", member: "AddMethod",
                          arguments: [.string("org.freedesktop.portal.OpenURI"), .string("OpenURI"), .string("ssa{sv}"),
                                      .string("o"), .string("ret = dbus.ObjectPath('/org/freedesktop/portal/desktop/request/1/t')")])
     }

@@ -251,7 +251,7 @@ extension PCSCSystemTests {
             #expect(record.env["NFCTAP_SERIAL"] == "XXZFJ170700336")
             #expect(record.env["NFCTAP_BT_MAC"] == "CC:78:AB:3E:BA:E0")
             // Closed by the server (NotificationClosed): its action is forgotten.
-            try server.control.call(destination: NotificationServerMock.name, path: NotificationServerMock.path,
+            _ = try server.control.call(destination: NotificationServerMock.name, path: NotificationServerMock.path,
                                     interface: NotificationServerMock.name, member: "CloseNotification",
                                     arguments: [.uint32(Self.notificationID(event))])
             let closed = try #require(agent.waitForEvents("closed").first)
