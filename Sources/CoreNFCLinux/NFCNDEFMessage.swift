@@ -74,12 +74,15 @@ open class NFCNDEFMessage: NSObject, NSSecureCoding, NSCopying {
 
     /// nil when the archive lacks a record or holds one that does not decode.
     public required init?(coder: NSCoder) {
+        guard coder.containsValue(forKey: Self.recordCountKey) else { return nil }
         let count = coder.decodeInteger(forKey: Self.recordCountKey)
         guard count >= 0, count <= 65536 else { return nil }
         var records: [NFCNDEFPayload] = []
         records.reserveCapacity(count)
         for index in 0..<count {
-            guard let record = coder.decodeObject(of: NFCNDEFPayload.self, forKey: Self.recordKey(index)) else { return nil }
+            let key = Self.recordKey(index)
+            guard coder.containsValue(forKey: key),
+                  let record = coder.decodeObject(of: NFCNDEFPayload.self, forKey: key) else { return nil }
             records.append(record)
         }
         self.records = records

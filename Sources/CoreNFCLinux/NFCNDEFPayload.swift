@@ -123,25 +123,36 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding, NSCopying {
 
     open func encode(with coder: NSCoder) {
         coder.encode(Int(typeNameFormat.rawValue), forKey: Key.format)
-        coder.encode(type as NSData, forKey: Key.type)
-        coder.encode(identifier as NSData, forKey: Key.identifier)
-        coder.encode(payload as NSData, forKey: Key.payload)
+        Self.encode(type, into: coder, forKey: Key.type)
+        Self.encode(identifier, into: coder, forKey: Key.identifier)
+        Self.encode(payload, into: coder, forKey: Key.payload)
         coder.encode(chunkSize, forKey: Key.chunkSize)
     }
 
     /// nil when the archive lacks a field or holds a TNF outside 0…6.
     public required init?(coder: NSCoder) {
+        let keys = [Key.format, Key.type, Key.identifier, Key.payload]
+        guard keys.allSatisfy(coder.containsValue(forKey:)) else { return nil }
         let rawFormat = coder.decodeInteger(forKey: Key.format)
-        guard (0...6).contains(rawFormat), let format = NFCTypeNameFormat(rawValue: UInt8(rawFormat)),
-              let type = coder.decodeObject(of: NSData.self, forKey: Key.type),
-              let identifier = coder.decodeObject(of: NSData.self, forKey: Key.identifier),
-              let payload = coder.decodeObject(of: NSData.self, forKey: Key.payload)
-        else { return nil }
+        guard (0...6).contains(rawFormat), let format = NFCTypeNameFormat(rawValue: UInt8(rawFormat)) else { return nil }
         self.typeNameFormat = format
-        self.type = Data(referencing: type)
-        self.identifier = Data(referencing: identifier)
-        self.payload = Data(referencing: payload)
+        self.type = Self.decodeData(from: coder, forKey: Key.type)
+        self.identifier = Self.decodeData(from: coder, forKey: Key.identifier)
+        self.payload = Self.decodeData(from: coder, forKey: Key.payload)
         self.chunkSize = max(0, coder.decodeInteger(forKey: Key.chunkSize))
+    }
+
+    /// Bytes as a primitive value: no class to look up when decoding, so nothing for secure
+    /// decoding to reject.
+    private static func encode(_ data: Data, into coder: NSCoder, forKey key: String) {
+        let bytes = [UInt8](data)
+        bytes.withUnsafeBufferPointer { buffer in
+            coder.encodeBytes(buffer.baseAddress, length: buffer.count, forKey: key)
+        }
+    }
+
+    private static func decodeData(from coder: NSCoder, forKey key: String) -> Data {
+        coder.withDecodedUnsafeBufferPointer(forKey: key) { buffer in buffer.map { Data($0) } ?? Data() }
     }
 }
 
