@@ -26,6 +26,8 @@ final class AsyncTagScanner: NSObject, NFCNDEFReaderSessionDelegate, @unchecked 
     private var continuation: CheckedContinuation<Outcome, Error>?
     /// A text record to append to the tag's message; nil only reads.
     private var appendText: String?
+    /// The outcome, handed to the caller once the session has ended.
+    private var outcome: Result<Outcome, Error>?
 
     /// Scans one tag; with `appending` a Text record is added to its message and written back.
     func scan(appending text: String? = nil) async throws -> Outcome {
@@ -51,12 +53,12 @@ final class AsyncTagScanner: NSObject, NFCNDEFReaderSessionDelegate, @unchecked 
         guard let tag = tags.first else { return }
         Task {
             do {
-                let outcome = try await handle(tag, in: session)
-                resume(with: .success(outcome))
-                session.alertMessage = outcome.after == nil ? "Read complete." : "Write complete."
+                let result = try await handle(tag, in: session)
+                outcome = .success(result)
+                session.alertMessage = result.after == nil ? "Read complete." : "Write complete."
                 session.invalidate()
             } catch {
-                resume(with: .failure(error))
+                outcome = .failure(error)
                 session.invalidate(errorMessage: error.localizedDescription)
             }
         }
@@ -85,7 +87,8 @@ final class AsyncTagScanner: NSObject, NFCNDEFReaderSessionDelegate, @unchecked 
     func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: Error) {
         // After a result the session ends with 200 (our own invalidate()); an end before one
         // (time limit, no reader, Ctrl-C) is the failure.
-        resume(with: .failure(error))
+        resume(with: outcome ?? .failure(error))
+        outcome = nil
         self.session = nil
     }
 }

@@ -23,6 +23,8 @@ final class ISO7816NDEFReader: NSObject, NFCTagReaderSessionDelegate {
     private(set) var session: NFCTagReaderSession?
     var onMessage: ((NFCNDEFMessage) -> Void)?
     var onFailure: ((Error) -> Void)?
+    /// The outcome, reported once the session has ended.
+    private var outcome: Result<NFCNDEFMessage, Error>?
 
     func begin() {
         session = NFCTagReaderSession(pollingOption: [.iso14443], delegate: self, queue: nil)
@@ -33,10 +35,11 @@ final class ISO7816NDEFReader: NSObject, NFCTagReaderSessionDelegate {
     func tagReaderSessionDidBecomeActive(_ session: NFCTagReaderSession) {}
 
     func tagReaderSession(_ session: NFCTagReaderSession, didInvalidateWithError error: Error) {
-        if let readerError = error as? NFCReaderError, readerError.code == .readerSessionInvalidationErrorUserCanceled {
-            return
+        switch outcome ?? .failure(error) {
+        case let .success(message): onMessage?(message)
+        case let .failure(failure): onFailure?(failure)
         }
-        onFailure?(error)
+        outcome = nil
     }
 
     func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {
@@ -46,20 +49,20 @@ final class ISO7816NDEFReader: NSObject, NFCTagReaderSessionDelegate {
         }
         session.connect(to: tags.first!) { error in
             if let error = error {
+                self.outcome = .failure(error)
                 session.invalidate(errorMessage: error.localizedDescription)
-                self.onFailure?(error)
                 return
             }
             print("Card \(card.identifier.map { String(format: "%02X", $0) }.joined()), AID \(card.initialSelectedAID)")
             self.readNDEF(from: card) { result in
                 switch result {
                 case let .success(message):
+                    self.outcome = .success(message)
                     session.alertMessage = "Read \(message.records.count) record(s)."
                     session.invalidate()
-                    self.onMessage?(message)
                 case let .failure(error):
+                    self.outcome = .failure(error)
                     session.invalidate(errorMessage: error.localizedDescription)
-                    self.onFailure?(error)
                 }
             }
         }

@@ -38,6 +38,8 @@ final class NFCNDEFManager: NSObject, NFCNDEFReaderSessionDelegate {
     private var session: NFCNDEFReaderSession?
     private var action: Action = .read
     private var completion: ((Result<NFCNDEFMessage, Error>) -> Void)?
+    /// The outcome, handed to `completion` once the session has ended.
+    private var outcome: Result<NFCNDEFMessage, Error>?
     /// Where the last message read or written is kept (an app would use its caches directory).
     let archiveURL: URL
 
@@ -77,13 +79,14 @@ final class NFCNDEFManager: NSObject, NFCNDEFReaderSessionDelegate {
     }
 
     private func finish(_ result: Result<NFCNDEFMessage, Error>) {
+        let completion = self.completion
+        self.completion = nil
         DispatchQueue.main.async {
             if case let .success(message) = result,
                let data = try? NSKeyedArchiver.archivedData(withRootObject: message, requiringSecureCoding: true) {
                 try? data.write(to: self.archiveURL)
             }
-            self.completion?(result)
-            self.completion = nil
+            completion?(result)
         }
     }
 
@@ -118,9 +121,9 @@ final class NFCNDEFManager: NSObject, NFCNDEFReaderSessionDelegate {
                 case (_, .read):
                     tag.readNDEF { message, error in
                         if let message = message {
+                            self.outcome = .success(message)
                             session.alertMessage = "Tag read."
                             session.invalidate()
-                            self.finish(.success(message))
                         } else {
                             self.fail(session, error ?? NFCManagerError.notSupported)
                         }
@@ -136,9 +139,9 @@ final class NFCNDEFManager: NSObject, NFCNDEFReaderSessionDelegate {
                         if let error = error {
                             self.fail(session, error)
                         } else {
+                            self.outcome = .success(message)
                             session.alertMessage = "Tag written."
                             session.invalidate()
-                            self.finish(.success(message))
                         }
                     }
                 @unknown default:
@@ -148,17 +151,16 @@ final class NFCNDEFManager: NSObject, NFCNDEFReaderSessionDelegate {
         }
     }
 
+    /// The session has ended (our own invalidate() after a result, or the time limit, Cancel…):
+    /// now the app hears the outcome.
     func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: Error) {
-        if let readerError = error as? NFCReaderError,
-           readerError.code != .readerSessionInvalidationErrorUserCanceled,
-           readerError.code != .readerSessionInvalidationErrorFirstNDEFTagRead {
-            finish(.failure(readerError))
-        }
+        finish(outcome ?? .failure(error))
+        outcome = nil
         self.session = nil
     }
 
     private func fail(_ session: NFCNDEFReaderSession, _ error: Error) {
+        outcome = .failure(error)
         session.invalidate(errorMessage: error.localizedDescription)
-        finish(.failure(error))
     }
 }

@@ -26,6 +26,8 @@ final class UltralightWriter: NSObject, NFCTagReaderSessionDelegate, @unchecked 
     private(set) var session: NFCTagReaderSession?
     private let url: URL
     var onDone: ((Result<Int, Error>) -> Void)?
+    /// The outcome, reported once the session has ended.
+    private var outcome: Result<Int, Error>?
 
     init(url: URL) {
         self.url = url
@@ -54,9 +56,8 @@ final class UltralightWriter: NSObject, NFCTagReaderSessionDelegate, @unchecked 
     func tagReaderSessionDidBecomeActive(_ session: NFCTagReaderSession) {}
 
     func tagReaderSession(_ session: NFCTagReaderSession, didInvalidateWithError error: Error) {
-        if (error as? NFCReaderError)?.code != .readerSessionInvalidationErrorUserCanceled {
-            onDone?(.failure(error))
-        }
+        onDone?(outcome ?? .failure(error))
+        outcome = nil
     }
 
     func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {
@@ -131,9 +132,9 @@ final class UltralightWriter: NSObject, NFCTagReaderSessionDelegate, @unchecked 
                 }
                 guard [UInt8](readBack.prefix(tlv.count)) == tlv else { throw WriteError.verifyFailed }
                 print("Verified \(tlv.count) bytes.")
+                outcome = .success(tlv.count)
                 session.alertMessage = "Tag written."
                 session.invalidate()
-                onDone?(.success(tlv.count))
             } catch {
                 fail(session, error)
             }
@@ -141,7 +142,7 @@ final class UltralightWriter: NSObject, NFCTagReaderSessionDelegate, @unchecked 
     }
 
     private func fail(_ session: NFCTagReaderSession, _ error: Error) {
+        outcome = .failure(error)
         session.invalidate(errorMessage: error.localizedDescription)
-        onDone?(.failure(error))
     }
 }
