@@ -38,15 +38,3 @@ public protocol __NFCTag: NSObjectProtocol {
     var isAvailable: Bool { get }
 }
 
-/// Core NFC's `NFCFeliCaTag`. Never produced on Linux (no FeliCa polling).
-public protocol NFCFeliCaTag: __NFCTag, NFCNDEFTag {
-    var currentSystemCode: Data { get }
-    var currentIDm: Data { get }
-}
-
-/// Core NFC's `NFCISO15693Tag`. Never produced on Linux (no ISO 15693 polling).
-public protocol NFCISO15693Tag: __NFCTag, NFCNDEFTag {
-    var identifier: Data { get }
-    var icManufacturerCode: Int { get }
-    var icSerialNumber: Data { get }
-}

@@ -278,3 +278,41 @@ extension NFCNDEFPayload {
         return .init(format: .media, type: Data(mime.utf8), identifier: Data(), payload: body)
     }
 }
+
+/// A mock ISO 15693 tag as iOS test code writes one: an NSObject adopting the protocol.
+final class MockISO15693Tag: NSObject, NFCISO15693Tag {
+    static var supportsSecureCoding: Bool { true }
+    override init() { super.init() }
+    required init?(coder: NSCoder) { nil }
+    func encode(with coder: NSCoder) {}
+    func copy(with zone: NSZone? = nil) -> Any { self }
+    var type: __NFCTagType { .iso15693 }
+    var session: (any NFCReaderSessionProtocol)? { nil }
+    var isAvailable: Bool { true }
+    var identifier: Data { Data([0xE0, 0x04, 1, 2, 3, 4, 5, 6]) }
+    var icManufacturerCode: Int { 4 }
+    var icSerialNumber: Data { Data([1, 2, 3, 4, 5, 6]) }
+    func queryNDEFStatus(completionHandler: @escaping (NFCNDEFStatus, Int, (any Error)?) -> Void) {
+        completionHandler(.notSupported, 0, nil)
+    }
+    func readNDEF(completionHandler: @escaping (NFCNDEFMessage?, (any Error)?) -> Void) { completionHandler(nil, nil) }
+    func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping ((any Error)?) -> Void) { completionHandler(nil) }
+    func writeLock(completionHandler: @escaping ((any Error)?) -> Void) { completionHandler(nil) }
+}
+
+@Suite("Core NFC parity: tag families Linux never produces")
+struct UnproducedTagFamilyTests {
+    @Test("ISO 15693 commands compile as on iOS and answer error 1, asynchronously")
+    func iso15693() async throws {
+        let tag: any NFCISO15693Tag = MockISO15693Tag()
+        let done = Completion<(Data, (any Error)?)>()
+        tag.readSingleBlock(requestFlags: [.highDataRate, .address], blockNumber: 0) { done.fulfil(($0, $1)) }
+        let (data, error) = try #require(done.wait())
+        #expect(data.isEmpty && code(error) == 1)
+        await #expect(throws: NFCReaderError.self) {
+            _ = try await tag.readMultipleBlocks(requestFlags: .highDataRate, blockRange: NSRange(location: 0, length: 4))
+        }
+        #expect(NFCISO15693RequestFlag.highDataRate.rawValue == 2 && NFCISO15693RequestFlag.address.rawValue == 0x20)
+        #expect(NFCTag.iso15693(tag).isAvailable)
+    }
+}
