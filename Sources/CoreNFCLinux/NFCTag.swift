@@ -38,3 +38,11 @@ public protocol __NFCTag: NSObjectProtocol {
     var isAvailable: Bool { get }
 }
 
+
+extension __NFCTag {
+    /// Core NFC's casts between tag families: nil when the tag is not of that family.
+    public func asNFCISO7816Tag() -> (any NFCISO7816Tag)? { self as? any NFCISO7816Tag }
+    public func asNFCMiFareTag() -> (any NFCMiFareTag)? { self as? any NFCMiFareTag }
+    public func asNFCFeliCaTag() -> (any NFCFeliCaTag)? { self as? any NFCFeliCaTag }
+    public func asNFCISO15693Tag() -> (any NFCISO15693Tag)? { self as? any NFCISO15693Tag }
+}

@@ -42,6 +42,8 @@ struct CoreNFCParityTests {
         #expect((tag.copy() as AnyObject) === tag)
         #expect(type(of: tag).supportsSecureCoding)
         #expect(tag.type == .miFare)
+        #expect(tag.asNFCMiFareTag() === tag)
+        #expect(tag.asNFCISO7816Tag() == nil)
         let ndef: any NFCNDEFTag = tag
         #expect(ndef.isEqual(tag))
         session.invalidate()
