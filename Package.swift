@@ -65,6 +65,10 @@ let package = Package(
         .executableTarget(name: "TagReaderExample", dependencies: ["CoreNFCLinux"], path: "Examples/TagReader"),
         .executableTarget(name: "BackgroundTagReadingExample", dependencies: ["CoreNFCLinux"],
                           path: "Examples/BackgroundTagReading", exclude: ["nfctap-example-tickets.desktop"]),
+        .executableTarget(name: "NDEFWrapperExample", dependencies: ["CoreNFCLinux"], path: "Examples/NDEFWrapper"),
+        .executableTarget(name: "AsyncNDEFExample", dependencies: ["CoreNFCLinux"], path: "Examples/AsyncNDEF"),
+        .executableTarget(name: "ISO7816ReaderExample", dependencies: ["CoreNFCLinux"], path: "Examples/ISO7816Reader"),
+        .executableTarget(name: "UltralightRawExample", dependencies: ["CoreNFCLinux"], path: "Examples/UltralightRaw"),
 
         .executableTarget(
             name: "nfctap-bench",

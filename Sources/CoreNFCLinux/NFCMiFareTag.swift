@@ -9,19 +9,40 @@ public enum NFCMiFareFamily: UInt, Sendable {
 }
 
 /// Core NFC's `NFCMiFareTag`. An NTAG / Ultralight (NFC Forum Type 2) tag is family `.ultralight`.
-public protocol NFCMiFareTag: NFCNDEFTag {
+public protocol NFCMiFareTag: __NFCTag, NFCNDEFTag {
     var mifareFamily: NFCMiFareFamily { get }
     var identifier: Data { get }
     var historicalBytes: Data? { get }
-    /// Sends a native command (without CRC). On Linux the reader decides what passes: READ `30 pp`,
-    /// FAST_READ `3A s e`, WRITE `A2 pp d0 d1 d2 d3` (replies empty data on ACK) and GET_VERSION `60`
-    /// are supported; anything else fails with `.readerErrorUnsupportedFeature`.
+    /// Sends a native command (without CRC) and hands back the reply as iOS shapes it: READ `30 pp`
+    /// → 16 bytes, FAST_READ `3A s e` → 4·(e−s+1) bytes, WRITE `A2 pp d0 d1 d2 d3` → the 4-bit
+    /// ACK as one byte `0A`, GET_VERSION `60` → 8 bytes. A NAK fails with
+    /// `.readerTransceiveErrorTagResponseError` (102). On Linux the reader decides what passes:
+    /// anything else fails with `.readerErrorUnsupportedFeature`.
     func sendMiFareCommand(commandPacket: Data, completionHandler: @escaping (Data, (any Error)?) -> Void)
     /// ISO 7816 APDUs to MIFARE DESFire/Plus cards; Type 2 tags answer `.readerErrorUnsupportedFeature`.
     func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void)
 }
 
 extension NFCMiFareTag {
+    /// iOS 14's form: the reply, or the error.
+    public func sendMiFareCommand(commandPacket: Data, resultHandler: @escaping (Result<Data, any Error>) -> Void) {
+        sendMiFareCommand(commandPacket: commandPacket) { data, error in
+            if let error { resultHandler(.failure(error)) } else { resultHandler(.success(data)) }
+        }
+    }
+
+    /// iOS 14's form: the reply as an `NFCISO7816ResponseAPDU`, or the error.
+    public func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU,
+                                         resultHandler: @escaping (Result<NFCISO7816ResponseAPDU, any Error>) -> Void) {
+        sendMiFareISO7816Command(apdu) { data, sw1, sw2, error in
+            if let error {
+                resultHandler(.failure(error))
+            } else {
+                resultHandler(.success(NFCISO7816ResponseAPDU(payload: data, statusWord1: sw1, statusWord2: sw2)))
+            }
+        }
+    }
+
     public func sendMiFareCommand(commandPacket: Data) async throws -> Data {
         try await withCheckedThrowingContinuation { continuation in
             sendMiFareCommand(commandPacket: commandPacket) { data, error in

@@ -1,9 +1,10 @@
 import Foundation
 import NDEF
 
-/// Core NFC's `NFCNDEFMessage`: an NDEF message of one or more records.
-public class NFCNDEFMessage: NSObject {
-    public var records: [NFCNDEFPayload]
+/// Core NFC's `NFCNDEFMessage`: an NDEF message of one or more records. An `NSObject` adopting
+/// `NSSecureCoding` and `NSCopying`, as on iOS.
+open class NFCNDEFMessage: NSObject, NSSecureCoding, NSCopying {
+    open var records: [NFCNDEFPayload]
 
     public init(records: [NFCNDEFPayload]) {
         self.records = records
@@ -18,7 +19,7 @@ public class NFCNDEFMessage: NSObject {
 
     /// Size of the encoded message in bytes (chunk headers included); 0 when the message cannot be
     /// encoded (no records, or a record NDEF cannot represent).
-    public var length: Int {
+    open var length: Int {
         (try? encodedBytes().count) ?? 0
     }
 
@@ -34,5 +35,56 @@ public class NFCNDEFMessage: NSObject {
     package static func decodeFromTag(_ bytes: [UInt8]) throws -> NFCNDEFMessage {
         let message = try NDEFMessage(bytes: bytes, mode: .relaxed)
         return NFCNDEFMessage(records: message.records.map(NFCNDEFPayload.init))
+    }
+
+    // MARK: NSObject
+
+    /// Equal when the records are, in order.
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? NFCNDEFMessage else { return false }
+        return records == other.records
+    }
+
+    open override var hash: Int { records.map(\.hash).reduce(records.count) { $0 &* 31 &+ $1 } }
+
+    open override var description: String {
+        "<NFCNDEFMessage: \(records.count) record(s), length \(length)>"
+    }
+
+    // MARK: NSCopying
+
+    /// A message holding copies of the records.
+    open func copy(with zone: NSZone? = nil) -> Any {
+        NFCNDEFMessage(records: records.map { $0.copy() as? NFCNDEFPayload ?? $0 })
+    }
+
+    // MARK: NSSecureCoding
+
+    public class var supportsSecureCoding: Bool { true }
+
+    private static let recordCountKey = "recordCount"
+    private static func recordKey(_ index: Int) -> String { "record.\(index)" }
+
+    open func encode(with coder: NSCoder) {
+        coder.encode(records.count, forKey: Self.recordCountKey)
+        for (index, record) in records.enumerated() {
+            coder.encode(record, forKey: Self.recordKey(index))
+        }
+    }
+
+    /// nil when the archive lacks a record or holds one that does not decode.
+    public required init?(coder: NSCoder) {
+        guard coder.containsValue(forKey: Self.recordCountKey) else { return nil }
+        let count = coder.decodeInteger(forKey: Self.recordCountKey)
+        guard count >= 0, count <= 65536 else { return nil }
+        var records: [NFCNDEFPayload] = []
+        records.reserveCapacity(count)
+        for index in 0..<count {
+            let key = Self.recordKey(index)
+            guard coder.containsValue(forKey: key),
+                  let record = coder.decodeObject(of: NFCNDEFPayload.self, forKey: key) else { return nil }
+            records.append(record)
+        }
+        self.records = records
     }
 }

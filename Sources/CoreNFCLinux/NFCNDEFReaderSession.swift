@@ -49,7 +49,7 @@ public final class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
         engine.host = self
     }
 
-    public override var delegate: AnyObject? { ndefDelegate }
+    public override var delegate: Any? { ndefDelegate }
 
     /// Read-write mode: tags handed out so far become invalid; the tags in the field come again in
     /// a later `readerSession(_:didDetect:)`.
@@ -167,9 +167,13 @@ extension NFCNDEFReaderSession: SessionEngineHost {
     }
 
     /// Read-only mode: reads every tag of the batch (single-read: until the first message).
+    /// The batch's events are held until `didDetectNDEFs` is queued, so a consumer of `events`
+    /// that stops at `.ndefRead` never drops the delegate call for the same read.
     private func read(_ batch: [TagPresence]) {
         var messages: [NFCNDEFMessage] = []
         var lost: NFCReaderError?
+        var busy: NFCReaderError?
+        engine.holdEvents()
         for presence in batch where presence.isPresent {
             switch engine.readMessage(from: presence) {
             case let .message(message):
@@ -182,15 +186,20 @@ extension NFCNDEFReaderSession: SessionEngineHost {
                 // iOS: a reader held by another process ends the session (203). A kiosk-style session
                 // (readerRemovalEndsSession = false) reports that tag's failure and goes on.
                 if error.code == .readerSessionInvalidationErrorSystemIsBusy, engine.configuration.readerRemovalEndsSession {
-                    engine.finish(error)
-                    return
+                    busy = error
                 }
                 lost = lost ?? error
             }
+            if busy != nil { break }
             if invalidateAfterFirstRead, !messages.isEmpty { break }
         }
         if !messages.isEmpty {
             deliver { [self] in ndefDelegate?.readerSession(self, didDetectNDEFs: messages) }
+        }
+        engine.releaseEvents()
+        if let busy {
+            engine.finish(busy)
+            return
         }
         guard invalidateAfterFirstRead else { return }
         if !messages.isEmpty {

@@ -18,7 +18,11 @@ public enum NFCNDEFStatus: UInt, Sendable {
 
 /// Core NFC's `NFCNDEFTag`: a tag that holds NDEF messages. Completion handlers run on the
 /// session's `sessionQueue`; the `async` forms come from an extension.
-public protocol NFCNDEFTag: AnyObject {
+///
+/// As on iOS a tag is an `NSObject`: `description`, `isEqual(_:)` (identity: one object per
+/// detection) and `hash` work, `copy()` returns the same tag, and it adopts `NSSecureCoding`
+/// (a live tag encodes its identifier but cannot be decoded back into a connection).
+public protocol NFCNDEFTag: NSObjectProtocol, NSCopying, NSSecureCoding {
     /// True while the tag is in the field, the session is active and `restartPolling()` has not
     /// made this object stale.
     var isAvailable: Bool { get }

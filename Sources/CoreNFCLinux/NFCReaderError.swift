@@ -18,6 +18,10 @@ public struct NFCReaderError: Error, Hashable, Sendable, CustomNSError, Localize
         case readerErrorInvalidParameterLength = 4
         case readerErrorParameterOutOfBound = 5
         case readerErrorRadioDisabled = 6
+        /// iOS 26: the device or region is not eligible. Never produced on Linux.
+        case readerErrorIneligible = 7
+        /// iOS 26: the user did not accept NFC access. Never produced on Linux.
+        case readerErrorAccessNotAccepted = 8
         case readerTransceiveErrorTagConnectionLost = 100
         case readerTransceiveErrorRetryExceeded = 101
         case readerTransceiveErrorTagResponseError = 102
@@ -49,6 +53,8 @@ public struct NFCReaderError: Error, Hashable, Sendable, CustomNSError, Localize
             case .readerErrorInvalidParameterLength: return "invalid parameter length"
             case .readerErrorParameterOutOfBound: return "parameter out of bounds"
             case .readerErrorRadioDisabled: return "radio disabled"
+            case .readerErrorIneligible: return "not eligible"
+            case .readerErrorAccessNotAccepted: return "access not accepted"
             case .readerTransceiveErrorTagConnectionLost: return "tag connection lost"
             case .readerTransceiveErrorRetryExceeded: return "retry exceeded"
             case .readerTransceiveErrorTagResponseError: return "tag response error"
@@ -78,6 +84,12 @@ public struct NFCReaderError: Error, Hashable, Sendable, CustomNSError, Localize
         self.message = message ?? code.defaultMessage
     }
 
+    /// Apple's bridged-error initializer; `NSLocalizedDescriptionKey` becomes the message, the
+    /// rest of `userInfo` is not kept.
+    public init(_ code: Code, userInfo: [String: Any]) {
+        self.init(code, message: userInfo[NSLocalizedDescriptionKey] as? String)
+    }
+
     // MARK: Foundation bridging (NSError-style access as on iOS)
 
     public static var errorDomain: String { NFCErrorDomain }
@@ -96,6 +108,8 @@ extension NFCReaderError {
     public static var readerErrorInvalidParameterLength: Code { .readerErrorInvalidParameterLength }
     public static var readerErrorParameterOutOfBound: Code { .readerErrorParameterOutOfBound }
     public static var readerErrorRadioDisabled: Code { .readerErrorRadioDisabled }
+    public static var readerErrorIneligible: Code { .readerErrorIneligible }
+    public static var readerErrorAccessNotAccepted: Code { .readerErrorAccessNotAccepted }
     public static var readerTransceiveErrorTagConnectionLost: Code { .readerTransceiveErrorTagConnectionLost }
     public static var readerTransceiveErrorRetryExceeded: Code { .readerTransceiveErrorRetryExceeded }
     public static var readerTransceiveErrorTagResponseError: Code { .readerTransceiveErrorTagResponseError }

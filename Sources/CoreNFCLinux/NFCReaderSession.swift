@@ -1,9 +1,8 @@
 import Dispatch
 import Foundation
 
-/// Core NFC's `NFCReaderSessionProtocol`.
-public protocol NFCReaderSessionProtocol: AnyObject {
-    var sessionQueue: DispatchQueue { get }
+/// Core NFC's `NFCReaderSessionProtocol`: what a tag's `session` offers.
+public protocol NFCReaderSessionProtocol: NSObjectProtocol {
     var isReady: Bool { get }
     var alertMessage: String { get set }
     func begin()
@@ -44,7 +43,7 @@ public class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Se
     }
 
     /// The session's delegate (held weakly).
-    public var delegate: AnyObject? { nil }
+    public var delegate: Any? { nil }
 
     /// True from `readerSessionDidBecomeActive` until the session ends.
     public var isReady: Bool { engine.isReady }
@@ -114,10 +113,11 @@ public class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Se
     public var events: NFCSessionEvents { NFCSessionEvents(session: self) }
 
     /// Queues a delegate callback on `sessionQueue`; dropped if the app invalidated the session
-    /// before it ran.
+    /// before it ran (see `SessionEngine.reserveDelivery()` for the order with `events`).
     func deliver(_ callback: @escaping () -> Void) {
+        let number = engine.reserveDelivery()
         sessionQueue.async { [engine] in
-            guard engine.mayDeliver else { return }
+            guard engine.mayDeliver(number) else { return }
             callback()
         }
     }

@@ -21,15 +21,28 @@ public enum NFCTag {
     }
 }
 
-/// Core NFC's `NFCFeliCaTag`. Never produced on Linux (no FeliCa polling).
-public protocol NFCFeliCaTag: NFCNDEFTag {
-    var currentSystemCode: Data { get }
-    var currentIDm: Data { get }
+/// Core NFC's `NFCTagType` (`__NFCTagType` in Apple's Swift overlay), raw values included.
+public enum __NFCTagType: UInt, Sendable {
+    case feliCa = 1
+    case iso7816Compatible = 2
+    case iso15693 = 3
+    case miFare = 4
 }
 
-/// Core NFC's `NFCISO15693Tag`. Never produced on Linux (no ISO 15693 polling).
-public protocol NFCISO15693Tag: NFCNDEFTag {
-    var identifier: Data { get }
-    var icManufacturerCode: Int { get }
-    var icSerialNumber: Data { get }
+/// Core NFC's `NFCTag` protocol, which Apple's Swift overlay names `__NFCTag` (the name `NFCTag`
+/// is the enum): what every tag family protocol shares.
+public protocol __NFCTag: NSObjectProtocol {
+    var type: __NFCTagType { get }
+    /// The session that detected the tag, held weakly: nil once that session is gone.
+    var session: (any NFCReaderSessionProtocol)? { get }
+    var isAvailable: Bool { get }
+}
+
+
+extension __NFCTag {
+    /// Core NFC's casts between tag families: nil when the tag is not of that family.
+    public func asNFCISO7816Tag() -> (any NFCISO7816Tag)? { self as? any NFCISO7816Tag }
+    public func asNFCMiFareTag() -> (any NFCMiFareTag)? { self as? any NFCMiFareTag }
+    public func asNFCFeliCaTag() -> (any NFCFeliCaTag)? { self as? any NFCFeliCaTag }
+    public func asNFCISO15693Tag() -> (any NFCISO15693Tag)? { self as? any NFCISO15693Tag }
 }

@@ -35,7 +35,7 @@ public final class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
         engine.host = self
     }
 
-    public override var delegate: AnyObject? { tagDelegate }
+    public override var delegate: Any? { tagDelegate }
 
     /// The tag of the last successful `connect(to:)`, until another connect, `restartPolling()`,
     /// the tag leaving or the session ending.

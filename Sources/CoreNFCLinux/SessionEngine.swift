@@ -28,6 +28,14 @@ final class SessionEngine: @unchecked Sendable {
         var invalidatedByUser = false
         var connectedTag: SessionTag?
         var subscribers: [UUID: AsyncThrowingStream<NFCSessionEvent, any Error>.Continuation] = [:]
+        /// Delegate deliveries: how many were queued, and how many of them were queued before the
+        /// last event reached the streams (those the stream's consumer may already have acted on).
+        var deliveriesQueued = 0
+        var deliveriesCommitted = 0
+        /// Set when a stream's consumer ended the session: deliveries after this number are dropped.
+        var streamCutoff: Int?
+        /// Non-nil while a host holds events back until its delegate callback is queued.
+        var heldEvents: [NFCSessionEvent]?
     }
 
     let queue = DispatchQueue(label: "nfctap.session.engine")
@@ -367,14 +375,56 @@ final class SessionEngine: @unchecked Sendable {
         }
     }
 
-    /// True when a delivery queued for the delegate may still run.
-    var mayDeliver: Bool { !state.current.invalidatedByUser }
+    // MARK: Delegate deliveries and events
+    //
+    // The order (docs/corenfc.md, "Sessions"): a delegate callback is queued before the events
+    // that report the same thing are emitted. A delivery queued before an event reached the
+    // streams is committed: leaving a `for await` loop (which ends the session with 200) does not
+    // drop it, so the delegate and the stream see the same reads. `invalidate()` called by the
+    // app still drops every delivery that has not run yet, as on iOS.
 
-    // MARK: Events
+    /// Numbers a delegate callback about to be queued.
+    func reserveDelivery() -> Int {
+        state.withLock { s in
+            s.deliveriesQueued += 1
+            return s.deliveriesQueued
+        }
+    }
+
+    /// True when delivery `number` may still run.
+    func mayDeliver(_ number: Int) -> Bool {
+        let s = state.current
+        if s.invalidatedByUser { return false }
+        if let cutoff = s.streamCutoff { return number <= cutoff }
+        return true
+    }
 
     func emit(_ event: NFCSessionEvent) {
-        let subscribers = state.withLock { Array($0.subscribers.values) }
+        let subscribers = state.withLock { s -> [AsyncThrowingStream<NFCSessionEvent, any Error>.Continuation] in
+            if s.heldEvents != nil {
+                s.heldEvents?.append(event)
+                return []
+            }
+            s.deliveriesCommitted = s.deliveriesQueued
+            return Array(s.subscribers.values)
+        }
         for continuation in subscribers { continuation.yield(event) }
+    }
+
+    /// Holds events back (a read-only batch: its reports wait for the delegate callback).
+    func holdEvents() {
+        state.withLock { s in
+            if s.heldEvents == nil { s.heldEvents = [] }
+        }
+    }
+
+    /// Emits the events held since `holdEvents()`, in order.
+    func releaseEvents() {
+        let held = state.withLock { s -> [NFCSessionEvent] in
+            defer { s.heldEvents = nil }
+            return s.heldEvents ?? []
+        }
+        for event in held { emit(event) }
     }
 
     /// A new stream of this session's events. Cancelling its consumer invalidates the session (200).
@@ -394,9 +444,13 @@ final class SessionEngine: @unchecked Sendable {
                 guard let self else { return }
                 self.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
                 if case .cancelled = termination {
+                    // Deliveries whose events this consumer may have seen still run.
+                    self.state.withLock { s in
+                        if s.streamCutoff == nil { s.streamCutoff = s.deliveriesCommitted }
+                    }
                     self.invalidate(NFCReaderError(.readerSessionInvalidationErrorUserCanceled,
                                                    message: "the task reading the session's events was cancelled"),
-                                    byUser: true)
+                                    byUser: false)
                 }
             }
         }

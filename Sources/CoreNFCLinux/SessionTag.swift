@@ -4,6 +4,9 @@ import NFCTags
 
 /// The object behind every `NFCNDEFTag` a session hands out: one presence of a tag, valid for
 /// one polling generation. Operations run on the session's engine and answer on `sessionQueue`.
+///
+/// An `NSObject` as on iOS: equality is identity (one object per detection), `copy()` is the
+/// same tag, and archiving keeps the identifier only: a live tag cannot be decoded.
 class SessionTag: NSObject, NFCNDEFTag, @unchecked Sendable {
     let engine: SessionEngine
     let presence: TagPresence
@@ -13,6 +16,31 @@ class SessionTag: NSObject, NFCNDEFTag, @unchecked Sendable {
         self.engine = engine
         self.presence = presence
         self.generation = generation
+    }
+
+    static var supportsSecureCoding: Bool { true }
+
+    /// Always nil: a tag is a handle on a connection in one session, which an archive cannot hold.
+    required init?(coder: NSCoder) {
+        return nil
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(Data(presence.detected.uid) as NSData, forKey: "identifier")
+    }
+
+    /// The same tag: a tag object stands for one detection, it has no state to copy.
+    func copy(with zone: NSZone? = nil) -> Any { self }
+
+    /// The session that detected this tag (weak: nil once the app let go of an ended session).
+    public var session: (any NFCReaderSessionProtocol)? { engine.host as? NFCReaderSession }
+
+    /// Core NFC's name of the tag's family, for `description`.
+    var familyName: String { "NFCNDEFTag" }
+
+    override var description: String {
+        let uid = presence.detected.uid.map { String(format: "%02X", $0) }.joined()
+        return "<\(familyName): identifier \(uid), reader \"\(presence.detected.reader.name)\">"
     }
 
     /// The reader-level view of the tag (reader, UID, ATR).
@@ -98,6 +126,8 @@ extension Result {
 /// A Type 2 tag (NTAG, Ultralight) as Core NFC shows it: `NFCMiFareTag` of family `.ultralight`.
 final class MiFareSessionTag: SessionTag, NFCMiFareTag, @unchecked Sendable {
     public var mifareFamily: NFCMiFareFamily { .ultralight }
+    public var type: __NFCTagType { .miFare }
+    override var familyName: String { "NFCMiFareTag" }
     public var identifier: Data { Data(presence.detected.uid) }
     public var historicalBytes: Data? { nil }
 
@@ -133,6 +163,8 @@ final class ISO7816SessionTag: SessionTag, NFCISO7816Tag, @unchecked Sendable {
     private let selectedAID = Locked("")
 
     public var initialSelectedAID: String { selectedAID.current }
+    public var type: __NFCTagType { .iso7816Compatible }
+    override var familyName: String { "NFCISO7816Tag" }
     public var identifier: Data { Data(presence.detected.uid) }
     public var historicalBytes: Data? {
         presence.detected.historicalBytes.isEmpty ? nil : Data(presence.detected.historicalBytes)

@@ -3,7 +3,11 @@ import NFCTags
 /// Maps raw Type 2 commands given to `sendMiFareCommand(commandPacket:)` onto `Type2Link`
 /// (docs/tags-and-readers.md §1). Packets carry no CRC; the reader adds it.
 enum Type2Command {
-    /// Sends one command and returns the tag's reply (empty for an acknowledged WRITE).
+    /// The 4-bit ACK as iOS hands it to `sendMiFareCommand`: one byte (docs/tags-and-readers.md §1).
+    static let ack: [UInt8] = [0x0A]
+
+    /// Sends one command and returns the tag's reply as iOS shapes it: `0A` for an acknowledged
+    /// WRITE; a NAK throws (`TagError.nak`, which the session reports as 102).
     /// - Throws: `NFCReaderError` for bad packets and commands the link cannot pass; `TagError`
     ///   from the link.
     static func send(_ packet: [UInt8], over link: any Type2Link) throws -> [UInt8] {
@@ -32,10 +36,10 @@ enum Type2Command {
                 throw TagError.malformedReply("FAST_READ returned \(reply.count) bytes, expected \(expected)")
             }
             return reply
-        case 0xA2:  // WRITE pp d0 d1 d2 d3 → ACK
+        case 0xA2:  // WRITE pp d0 d1 d2 d3 → ACK 0A
             try requireLength(packet, 6, "WRITE")
             try link.write(page: Int(packet[1]), data: Array(packet[2..<6]))
-            return []
+            return ack
         case 0x60:  // GET_VERSION → 8 bytes
             try requireLength(packet, 1, "GET_VERSION")
             guard link.canSendRawCommands else {

@@ -123,6 +123,69 @@ struct EventsStreamTests {
         #expect(delegate.log.summary == ["active", "messages(01)", "invalidated(200)"])
     }
 
+    /// A read-only session past its first detection (the delegate was probed, the mode is set),
+    /// whose delegate queue is then held by `gate`.
+    private func readOnlySessionWithBusyDelegateQueue(_ h: Harness, _ delegate: ReadOnlyDelegate,
+                                                      _ gate: DispatchSemaphore) -> NFCNDEFReaderSession {
+        let session = h.ndefSession(delegate)
+        session.begin()
+        h.settle(session)
+        h.backend.place(ntag("04 00 00 00 00 00 01", message: "00"), on: "Reader A")
+        h.settle(session)
+        h.backend.remove(from: "Reader A")
+        h.settle(session)
+        h.delegateQueue.async { gate.wait() }
+        return session
+    }
+
+    /// Iterates until `stop` says so, then drops the iterator as leaving a `for await` loop does.
+    private func iterate(_ session: NFCNDEFReaderSession, placing card: FakeCard, _ h: Harness,
+                         until stop: (NFCSessionEvent) -> Bool) async throws {
+        var iterator: NFCSessionEvents.AsyncIterator? = session.events.makeAsyncIterator()  // subscribed
+        h.backend.place(card, on: "Reader A")
+        while let event = try await iterator!.next() {
+            if stop(event) { break }
+        }
+        iterator = nil
+        // Leaving the loop ended the session; wait until the engine has finished it.
+        for _ in 0..<400 where session.engine.phase != .invalidated {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(session.engine.phase == .invalidated)
+    }
+
+    @Test("a consumer leaving at .ndefRead while the delegate queue is busy: the delegate still gets that read, then 200")
+    func breakWhileDelegateQueueBusy() async throws {
+        let h = Harness()
+        let delegate = ReadOnlyDelegate()
+        let gate = DispatchSemaphore(value: 0)
+        let session = readOnlySessionWithBusyDelegateQueue(h, delegate, gate)
+        // The read's delivery is queued behind the gate when the consumer sees the event and
+        // leaves; with events emitted before the delivery was queued it was dropped every time.
+        try await iterate(session, placing: ntag(message: "01"), h) { event in
+            if case .ndefRead = event { return true }
+            return false
+        }
+        gate.signal()
+        h.settle(session)
+        #expect(delegate.log.summary == ["active", "messages(00)", "messages(01)", "invalidated(200)"])
+    }
+
+    @Test("a consumer leaving at .tagReport still leaves the delegate the same read")
+    func breakAtTagReport() async throws {
+        let h = Harness()
+        let delegate = ReadOnlyDelegate()
+        let gate = DispatchSemaphore(value: 0)
+        let session = readOnlySessionWithBusyDelegateQueue(h, delegate, gate)
+        try await iterate(session, placing: ntag(message: "02"), h) { event in
+            if case .tagReport = event { return true }
+            return false
+        }
+        gate.signal()
+        h.settle(session)
+        #expect(delegate.log.summary == ["active", "messages(00)", "messages(02)", "invalidated(200)"])
+    }
+
     @Test("subscribing after the session ended ends at once with its error")
     func lateSubscriber() async throws {
         let h = Harness(readers: [])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreNFCLinux
+import NDEF
 
 @Suite struct NFCNDEFMessageTests {
     static let uriMessage = Data([0xD1, 0x01, 0x0C, 0x55, 0x04] + Array("example.com".utf8))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import CoreNFCLinux
+import NDEF
 
 @Suite struct NFCNDEFPayloadTests {
     @Test func uriHelperRoundTrips() throws {

@@ -11,6 +11,7 @@ struct NFCReaderErrorTests {
         let table: [(NFCReaderError.Code, Int)] = [
             (.readerErrorUnsupportedFeature, 1), (.readerErrorSecurityViolation, 2), (.readerErrorInvalidParameter, 3),
             (.readerErrorInvalidParameterLength, 4), (.readerErrorParameterOutOfBound, 5), (.readerErrorRadioDisabled, 6),
+            (.readerErrorIneligible, 7), (.readerErrorAccessNotAccepted, 8),
             (.readerTransceiveErrorTagConnectionLost, 100), (.readerTransceiveErrorRetryExceeded, 101),
             (.readerTransceiveErrorTagResponseError, 102), (.readerTransceiveErrorSessionInvalidated, 103),
             (.readerTransceiveErrorTagNotConnected, 104), (.readerTransceiveErrorPacketTooLong, 105),

@@ -41,7 +41,7 @@ struct SessionLifetimeTests {
             let delegate = ReadOnlyDelegate()
             weakDelegate = delegate
             session = h.ndefSession(delegate)
-            #expect(session.delegate === delegate)
+            #expect(session.delegate as AnyObject? === delegate)
         }
         #expect(weakDelegate == nil)
         #expect(session.delegate == nil)

@@ -50,4 +50,14 @@ struct Type2CommandTests {
     func nak() {
         #expect(throws: TagError.nak(0x00)) { try send("30 F0") }
     }
+
+    @Test("replies shaped as iOS: WRITE → the ACK as one byte 0A, READ → 16 bytes; a NAKed WRITE throws")
+    func replyShapes() throws {
+        let card = ntag()
+        #expect(try send("A2 05 DE AD BE EF", card) == [0x0A])
+        #expect(card.pages[5] == [0xDE, 0xAD, 0xBE, 0xEF])
+        #expect(try send("30 04", card).count == 16)
+        #expect(throws: TagError.nak(0x00)) { try send("A2 F0 01 02 03 04", card) }
+        #expect(card.type2Log == ["WRITE 5 DEADBEEF", "READ 4", "WRITE 240 01020304"])
+    }
 }

@@ -118,6 +118,7 @@ final class FakeType2Link: Type2Link {
 
     func write(page: Int, data: [UInt8]) throws {
         card.logType2("WRITE \(page) \(data.hexString)")
+        guard page < card.pages.count else { throw TagError.nak(0x00) }
         card.pages[page] = data
     }
 
