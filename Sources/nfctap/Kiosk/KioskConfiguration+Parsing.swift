@@ -5,7 +5,7 @@ import Pairing
 extension KioskConfiguration {
     /// Every top-level key, for the "unknown key" message.
     static let knownKeys = ["action", "backends", "bluetooth", "command", "duplicateWindowSeconds", "feedback",
-                            "logLevel", "output", "pairWith", "readers", "sync", "timeoutSeconds"]
+                            "logLevel", "output", "pairWith", "readers", "sync", "timeoutSeconds", "trace"]
 
     /// Reads and validates a configuration file.
     /// - Throws: `KioskConfigurationError` naming the file and the setting.
@@ -56,6 +56,7 @@ extension KioskConfiguration {
         }
         c.feedback = try r.bool("feedback") ?? true
         c.sync = try r.bool("sync") ?? true
+        c.trace = try r.bool("trace") ?? false
         if let seconds = try r.number("timeoutSeconds") {
             guard seconds > 0, seconds <= 3600 else { throw fail("timeoutSeconds", "must be more than 0 and at most 3600 seconds") }
             c.commandTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
