@@ -70,6 +70,7 @@ public struct NFCSessionConfiguration: Sendable {
     /// waiting for readers; `begin()` then also accepts zero readers.
     public var readerRemovalEndsSession: Bool = true
     /// Tags arriving within this window of the first are reported together in one callback.
+    /// Not waited for when the session has a single reader (its batch cannot grow).
     public var batchWindow: Duration = .milliseconds(100)
     /// Connect to tags exclusively (PC/SC `SCARD_SHARE_EXCLUSIVE`).
     public var exclusiveAccess: Bool = true

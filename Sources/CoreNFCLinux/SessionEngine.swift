@@ -236,7 +236,9 @@ final class SessionEngine: @unchecked Sendable {
         pending += fresh
         guard batchTimer == nil, !batchQueued else { return }
         let window = configuration.batchWindow
-        if window <= .zero {
+        // A reader holds one tag at a time (one PC/SC card per slot, one libnfc target): with a
+        // single reader the batch cannot grow, so waiting out the window would only add latency.
+        if window <= .zero || readers.count <= 1 {
             // No window: the batch holds every event already queued (the readers' initial report).
             batchQueued = true
             queue.async { [weak self] in
