@@ -232,6 +232,30 @@ extension PCSCSystemTests {
             #expect(try String(contentsOfFile: output, encoding: .utf8).contains(tag.uid.hexString))
         }
 
+        @Test("kiosk: readers [\"libnfc:<connstring>\"] opens that device; \"trace\": true logs its exchanges",
+              .enabled(if: SystemEnvironment.available("libnfc")))
+        func kioskOpensTheNamedDevice() throws {
+            let tag = VirtualType4Tag(version: .v2, ndef: ScanVectors.uriMessage, uid: [0x04, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26])
+            let emulator = PN532Emulator(tag: tag)
+            let path = try emulator.start()
+            defer { emulator.stop() }
+            let name = "libnfc:pn532_uart:\(path)"
+            let dir = try makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let config = dir.appendingPathComponent("kiosk.json").path
+            let output = dir.appendingPathComponent("taps.jsonl").path
+            try #"{"action": "json", "output": "\#(output)", "readers": ["\#(name)"], "trace": true}"#
+                .write(toFile: config, atomically: true, encoding: .utf8)
+            let kiosk = try KioskProcess(arguments: ["kiosk", "--config", config], environment: Self.unconfigured)
+            let lines = try waitForJSONLines(output, count: 1)
+            #expect(lines.first?["uid"] as? String == tag.uid.hexString)
+            #expect(lines.first?["reader"] as? String == name)
+            #expect(kiosk.terminate() == 0)
+            let trace = kiosk.lines.filter { $0.hasPrefix("nfctap trace: ") }
+            #expect(trace.first?.hasPrefix("nfctap trace: connect \(name) ATR ") == true, "\(kiosk.lines)")
+            #expect(trace.contains("nfctap trace: > 00 A4 04 00 07 D2 76 00 00 85 01 01 00"), "\(trace)")
+        }
+
         @Test("a part of several reader names is refused (exit 3) naming them, by every command")
         func ambiguousReaderIsRefused() throws {
             let expected = "\"Virtual PCD\" matches several readers: \(TestPCSCD.reader0), \(TestPCSCD.reader1)"
