@@ -56,11 +56,12 @@ public final class ExchangeTrace: PCSCExchangeObserver, LibNFCExchangeObserver, 
         lock.withLock { for line in lines { write(line) } }
     }
 
-    /// Milliseconds with one decimal.
+    /// Milliseconds with two decimals (an APDU through a local pcscd takes well under 1 ms).
     static func milliseconds(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
-        let tenths = (seconds * 10_000) + attoseconds / 100_000_000_000_000
-        return "\(tenths / 10).\(tenths % 10)"
+        let hundredths = max(0, seconds * 100_000 + attoseconds / 10_000_000_000_000)
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 
     /// Reader names come from devices: control characters are shown as `?`.

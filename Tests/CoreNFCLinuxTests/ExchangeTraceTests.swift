@@ -31,7 +31,7 @@ struct ExchangeTraceTests {
         }
         let trace = lines.current
         // Durations vary: compare without them, then check their shape.
-        let stripped = trace.map { $0.replacingOccurrences(of: #" \(\d+\.\d ms\)$"#, with: "", options: .regularExpression) }
+        let stripped = trace.map { $0.replacingOccurrences(of: #" \(\d+\.\d\d ms\)$"#, with: "", options: .regularExpression) }
         // READ BINARY asks MLe (F6) bytes: NLEN, the message, then the rest of the file.
         let ndefFile = Array(tag.ndefFile.prefix(0xF6))
         #expect(Array(ndefFile.prefix(2 + VirtualType4Tag.sampleURIMessage.count))
@@ -44,7 +44,7 @@ struct ExchangeTraceTests {
             "> 00 A4 00 0C 02 E1 04", "< 90 00",
             "> 00 B0 00 00 F6", "< \((ndefFile + [0x90, 0x00]).hexString(separator: " "))",
         ])
-        #expect(trace.filter { $0.hasPrefix("<") }.allSatisfy { $0.range(of: #" \(\d+\.\d ms\)$"#, options: .regularExpression) != nil })
+        #expect(trace.filter { $0.hasPrefix("<") }.allSatisfy { $0.range(of: #" \(\d+\.\d\d ms\)$"#, options: .regularExpression) != nil })
     }
 
     @Test("a failed exchange is traced as an error")
@@ -53,7 +53,7 @@ struct ExchangeTraceTests {
         let trace = ExchangeTrace { line in lines.withLock { $0.append(line) } }
         trace.exchanged(command: [0xFF, 0xCA, 0x00, 0x00, 0x00], reply: nil, error: TagError.tagLost, duration: .milliseconds(12))
         trace.connected(reader: "Bad\u{1B}[31mName", atr: [])
-        #expect(lines.current == ["> FF CA 00 00 00", "< error: \(TagError.tagLost) (12.0 ms)", "connect Bad?[31mName"])
+        #expect(lines.current == ["> FF CA 00 00 00", "< error: \(TagError.tagLost) (12.00 ms)", "connect Bad?[31mName"])
     }
 
     @Test("a query several readers contain is refused when the session begins (code 1, naming them)")

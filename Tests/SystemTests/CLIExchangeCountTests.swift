@@ -281,7 +281,7 @@ extension PCSCSystemTests {
             let atr = try #require(reader.atr).hexString(separator: " ")
             let trace = result.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("nfctap trace: ") }
                 .map { $0.dropFirst("nfctap trace: ".count)
-                    .replacingOccurrences(of: #" \(\d+\.\d ms\)$"#, with: "", options: .regularExpression) }
+                    .replacingOccurrences(of: #" \(\d+\.\d\d ms\)$"#, with: "", options: .regularExpression) }
             let ndefFile = Array(tag.ndefFile.prefix(0xF6)) + [0x90, 0x00]
             let ccFile = Array(tag.ccFile.prefix(15)) + [0x90, 0x00]
             #expect(trace == [
