@@ -62,9 +62,20 @@ extension PCSCSystemTests {
             Issue.record("pcscd never saw the card")
         }
 
-        /// Runs `args` with `tag` on `Virtual PCD 00 00`; returns the result and the APDUs the card got.
+        /// Runs `args` with a fresh tag on `Virtual PCD 00 00`; returns the result and the APDUs the
+        /// card got. Other test processes on the same pcscd (the BlueZ suite runs `nfctap pair` in
+        /// parallel) read the UID of every card their monitor sees: a run whose card got a second
+        /// UID read was disturbed and is repeated (at most 3 times), so the count stays exact.
         /// `present`: start the command only once pcscd shows the card (for commands that do not wait).
-        static func run(_ args: [String], on tag: VirtualTag, present: Bool = false) throws -> (CLIResult, [[UInt8]]) {
+        static func run(_ args: [String], on make: () throws -> VirtualTag, present: Bool = false) throws -> (CLIResult, [[UInt8]]) {
+            var attempt = try runOnce(args, on: make(), present: present)
+            for _ in 0..<2 where attempt.1.filter({ $0 == uidRead }).count > 1 {
+                attempt = try runOnce(args, on: make(), present: present)
+            }
+            return attempt
+        }
+
+        private static func runOnce(_ args: [String], on tag: VirtualTag, present: Bool) throws -> (CLIResult, [[UInt8]]) {
             // pcscd must have seen the previous card go, or it reports this one as the old presence.
             try TestPCSCD.waitUntilReadersAreEmpty()
             let reader = EmulatedPCSCReader(profile: .generic, tag: tag)
@@ -80,7 +91,7 @@ extension PCSCSystemTests {
         @Test("scan --json: the UID read + the library read; Type 4 small in 6", arguments: kinds)
         func scan(_ kind: Kind) throws {
             let read = try Self.library(kind.make()) { _ = try $0.readNDEF() }
-            let (result, log) = try Self.run(["scan", "--json", "--timeout", "20"], on: kind.make())
+            let (result, log) = try Self.run(["scan", "--json", "--timeout", "20"], on: kind.make)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(log.first == Self.uidRead)
             #expect(log.count == 1 + read, "\(log.map { $0.hexString(separator: " ") })")
@@ -106,21 +117,22 @@ extension PCSCSystemTests {
                 #expect(multi.finish().status == 0)
                 card.remove()
                 card.stop()
-                #expect(reader.plan.exchangeCount == 1 + read, "scan --multi \(kind)")
+                // A UID read by another test process on this pcscd is not the command's (see `run`).
+                let sent = reader.plan.log
+                #expect(sent.first == Self.uidRead && sent.filter { $0 != Self.uidRead }.count == read, "scan --multi \(kind)")
 
                 let output = dir.appendingPathComponent("\(kind.name).jsonl").path
-                let (inventory, inventoryLog) = try Self.run(["inventory", "--output", output, "--timeout", "3"], on: kind.make())
+                let (inventory, inventoryLog) = try Self.run(["inventory", "--output", output, "--timeout", "3"], on: kind.make)
                 #expect(inventory.status == 0, "\(inventory.stderr)")
                 #expect(try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").count == 1)
                 #expect(inventoryLog.count == 1 + read, "inventory \(kind): \(inventoryLog.map { $0.hexString(separator: " ") })")
 
-                let (readers, readersLog) = try Self.run(["readers", "--json"], on: kind.make(), present: true)
+                let (readers, readersLog) = try Self.run(["readers", "--json"], on: kind.make, present: true)
                 #expect(readers.status == 0, "\(readers.stderr)")
                 #expect(readersLog == [Self.uidRead], "readers \(kind)")
             }
-            let printer = VirtualType2Tag.zebraZQ320()
             let read = try Self.library(VirtualType2Tag.zebraZQ320()) { _ = try $0.readNDEF() }
-            let (pair, pairLog) = try Self.run(["pair", "--handler", "json", "--timeout", "20"], on: printer)
+            let (pair, pairLog) = try Self.run(["pair", "--handler", "json", "--timeout", "20"], on: { VirtualType2Tag.zebraZQ320() })
             #expect(pair.status == 0, "\(pair.stderr)")
             #expect(pairLog.count == 1 + read, "pair: \(pairLog.map { $0.hexString(separator: " ") })")
         }
@@ -140,7 +152,7 @@ extension PCSCSystemTests {
                     }
                 }
                 let (result, log) = try Self.run(["write", "--uri", uri, "--json", "--timeout", "20"] + (lock ? ["--lock"] : []),
-                                                 on: kind.make())
+                                                 on: kind.make)
                 #expect(result.status == 0, "\(result.stderr)")
                 #expect(log.count == 1 + expected, "lock \(lock): \(log.map { $0.hexString(separator: " ") })")
                 if kind.name == "Type 4 v2 small" { #expect(log.count == (lock ? 12 : 9)) }
@@ -166,8 +178,11 @@ extension PCSCSystemTests {
             card.remove()
             #expect(kiosk.terminate() == 0)
             card.stop()
-            #expect(reader.plan.exchangeCount == 1 + read)
-            #expect(reader.plan.exchangeCount == 6)
+            // A UID read by another test process on this pcscd is not the kiosk's (see `run`).
+            let sent = reader.plan.log
+            #expect(sent.first == Self.uidRead)
+            #expect(sent.filter { $0 != Self.uidRead }.count == read)
+            #expect(read == 5)
         }
     }
 }

@@ -58,7 +58,8 @@ public final class Type4Tag: NDEFTagOperations {
         selectedFile = nil
     }
 
-    /// Selects the NDEF application and the CC file and reads the CC (3 or 4 exchanges).
+    /// Selects the NDEF application and the CC file and reads the CC (3 or 4 exchanges; none when
+    /// this object already knows it).
     /// - Throws: `TagError.notNDEFFormatted` when neither NDEF application exists,
     ///   `TagError.invalidTagData` / `.unsupported` for a CC that breaks the mapping, and any
     ///   transport or status error.
@@ -66,8 +67,9 @@ public final class Type4Tag: NDEFTagOperations {
         try guarded { try open().cc }
     }
 
-    /// Status and capacity from the CC (3 exchanges, 4 for v3.0 or legacy tags). A tag without
-    /// an NDEF application, or whose NDEF file cannot be read, is `.notSupported` with capacity 0.
+    /// Status and capacity from the CC (3 exchanges, 4 for v3.0 or legacy tags; none when this
+    /// object already read the CC). A tag without an NDEF application, or whose NDEF file cannot
+    /// be read, is `.notSupported` with capacity 0.
     /// - Throws: `TagError` for transport errors, unexpected status words and a malformed CC.
     public func queryNDEFStatus() throws -> (status: NDEFTagStatus, capacity: Int) {
         let session: Session
