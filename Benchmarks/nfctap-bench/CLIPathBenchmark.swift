@@ -115,7 +115,7 @@ private func runCommand(_ nfctap: String, _ arguments: [String], tag: VirtualTag
 }
 
 /// Waits (≤ 10 s) until pcscd reports `Virtual PCD 00 00` with a card, or empty.
-private func waitForReader(present: Bool) throws {
+func waitForReader(present: Bool) throws {
     let context = try Context()
     for _ in 0..<500 {
         var states = [ReaderState(reader: "Virtual PCD 00 00")]

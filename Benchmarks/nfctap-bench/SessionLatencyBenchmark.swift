@@ -212,6 +212,11 @@ private final class ArrivalLog: @unchecked Sendable {
 }
 
 private func measureTaps(_ taps: Int, reader: String) -> Result<TapSamples, BenchmarkFailure> {
+    // A card left by an earlier run must be gone first, or pcscd may merge its removal with the
+    // first tap's arrival into no change at all.
+    do { try waitForReader(present: false) } catch {
+        return .failure(BenchmarkFailure(description: "\(error)"))
+    }
     let times = TapTimes()
     var configuration = NFCSessionConfiguration()
     configuration.timeLimit = nil
