@@ -7,10 +7,16 @@ extension NFCReaderEnvironment {
     static var systemDefault: NFCReaderEnvironment { system(libnfcDevices: []) }
 
     /// PC/SC readers and the configured libnfc devices, plus `libnfcDevices` (connstrings a user
-    /// named, e.g. `--reader libnfc:pn532_uart:/dev/ttyUSB0`).
-    public static func system(libnfcDevices extra: [String]) -> NFCReaderEnvironment {
+    /// named, e.g. `--reader libnfc:pn532_uart:/dev/ttyUSB0`). With `readerQueries` (`--reader`),
+    /// tags on PC/SC readers none of them names are left alone (no UID read).
+    public static func system(libnfcDevices extra: [String], readerQueries: [String] = []) -> NFCReaderEnvironment {
         NFCReaderEnvironment(
-            makeBackends: { [PCSCBackend(), LibNFCBackend.configuredDevicesOnly(adding: extra)] },
+            makeBackends: {
+                let pcsc = readerQueries.isEmpty
+                    ? PCSCBackend()
+                    : PCSCBackend(identifiesTags: { name in readerQueries.contains { ReaderSelection.matches($0, name: name) } })
+                return [pcsc, LibNFCBackend.configuredDevicesOnly(adding: extra)]
+            },
             makeNDEFOperations: { try $0.ndefOperations() })
     }
 }

@@ -67,7 +67,10 @@ struct Readers: ParsableCommand {
         var entries: [Entry] = []
         var pcscProblem: ReaderError?
         do {
-            entries = try PCSCBackend().snapshot().map(Entry.init)
+            let queries = readerOptions.readers
+            let backend = queries.isEmpty ? PCSCBackend()
+                : PCSCBackend(identifiesTags: { name in queries.contains { ReaderSelection.matches($0, name: name) } })
+            entries = try backend.snapshot().map(Entry.init)
         } catch let error as ReaderError {
             pcscProblem = error
         }

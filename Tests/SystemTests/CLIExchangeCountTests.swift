@@ -271,6 +271,35 @@ extension PCSCSystemTests {
             #expect(trace.contains("nfctap trace: > 00 A4 04 00 07 D2 76 00 00 85 01 01 00"), "\(trace)")
         }
 
+        @Test("scan and readers with --reader leave the tags on other readers alone (no UID read)")
+        func otherReadersUntouched() throws {
+            try TestPCSCD.waitUntilReadersAreEmpty()
+            let other = EmulatedPCSCReader(profile: .generic, tag: VirtualType4Tag(version: .v2, ndef: ScanVectors.uriMessage))
+            let otherCard = VPCDCard(behaviour: other, port: TestPCSCD.port1)
+            try otherCard.insert()
+            defer { otherCard.stop() }
+            let mine = EmulatedPCSCReader(profile: .generic, tag: VirtualType4Tag(version: .v2, ndef: ScanVectors.uriMessage))
+            let myCard = VPCDCard(behaviour: mine, port: TestPCSCD.port0)
+            try myCard.insert()
+            defer { myCard.stop() }
+            // Each process's own trace shows every connection it opened: none to the other reader.
+            let scan = try runCLI(["scan", "--json", "--trace", "--timeout", "20", "--reader", TestPCSCD.reader0])
+            #expect(scan.status == 0, "\(scan.stderr)")
+            #expect(scan.stderr.contains("nfctap trace: connect \(TestPCSCD.reader0) ATR"), "\(scan.stderr)")
+            #expect(!scan.stderr.contains("connect \(TestPCSCD.reader1)"), "\(scan.stderr)")
+            let readers = try runCLI(["readers", "--json", "--trace", "--reader", TestPCSCD.reader0])
+            #expect(readers.status == 0, "\(readers.stderr)")
+            #expect(readers.stderr.contains("nfctap trace: connect \(TestPCSCD.reader0) ATR"), "\(readers.stderr)")
+            #expect(!readers.stderr.contains("connect \(TestPCSCD.reader1)"), "\(readers.stderr)")
+            let all = try runCLI(["readers", "--json", "--trace"])
+            #expect(all.stderr.contains("nfctap trace: connect \(TestPCSCD.reader1) ATR"), "\(all.stderr)")
+            // Other test processes on this pcscd (the BlueZ suite pairs on reader 1) may read its UID, nothing more.
+            #expect(other.plan.log.allSatisfy { $0 == [0xFF, 0xCA, 0x00, 0x00, 0x00] },
+                    "\(other.plan.log.map { $0.hexString(separator: " ") })")
+            myCard.remove()
+            otherCard.remove()
+        }
+
         @Test("a part of several reader names is refused (exit 3) naming them, by every command")
         func ambiguousReaderIsRefused() throws {
             let expected = "\"Virtual PCD\" matches several readers: \(TestPCSCD.reader0), \(TestPCSCD.reader1)"

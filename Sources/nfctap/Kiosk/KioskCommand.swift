@@ -105,7 +105,12 @@ extension KioskRunner.Dependencies {
     static var system: Self {
         Self(makeBackends: { configuration in
                  var backends: [any ReaderBackend] = []
-                 if configuration.pcsc { backends.append(PCSCBackend()) }
+                 if configuration.pcsc {
+                     // Tags on readers `readers` does not name are left alone (no UID read).
+                     let queries = configuration.readers
+                     backends.append(queries.isEmpty ? PCSCBackend()
+                         : PCSCBackend(identifiesTags: { name in queries.contains { ReaderSelection.matches($0, name: name) } }))
+                 }
                  // `readers` entries `libnfc:<connstring>` open that device too.
                  let named = ReaderSelection.libnfcDevices(in: configuration.readers)
                  if let devices = configuration.libnfcDevices {

@@ -21,11 +21,11 @@ struct ReaderOptions: ParsableArguments {
     var libnfcDevices: [String] { ReaderSelection.libnfcDevices(in: readers) }
 
     /// The environment the command's session uses: the process default, plus the libnfc devices
-    /// `--reader` names. Starts the trace first when `--trace` is given.
+    /// `--reader` names; tags on PC/SC readers `--reader` does not name are not touched. Starts
+    /// the trace first when `--trace` is given.
     var environment: NFCReaderEnvironment {
         if trace { CommandTrace.start() }
-        let devices = libnfcDevices
-        return devices.isEmpty ? .shared : .system(libnfcDevices: devices)
+        return readers.isEmpty ? .shared : .system(libnfcDevices: libnfcDevices, readerQueries: readers)
     }
 }
 
