@@ -72,7 +72,7 @@ let package = Package(
 
         .executableTarget(
             name: "nfctap-bench",
-            dependencies: ["NDEF", "NFCTags", "NFCReaders", "TagEmulation", "ZebraPrinter", "CoreNFCLinux"],
+            dependencies: ["NDEF", "NFCTags", "NFCReaders", "TagEmulation", "ZebraPrinter", "CoreNFCLinux", "PCSC"],
             path: "Benchmarks/nfctap-bench"
         ),
 

@@ -3,6 +3,7 @@
 # README.md; progress on stderr. One command: scripts/bench.sh
 #
 #  1. exchanges and ms per NDEF read per tag model and backend, 5 ms per exchange (nfctap-bench);
+#     1b. APDUs per command (CLI paths) and tap → callback by part, through a private pcscd + vpcd;
 #  2. nfctap vs nfcpy vs libnfc's nfc-mfultralight on the SAME emulated PN532 + NTAG213;
 #  3. idle CPU of a waiting reader: PC/SC (private pcscd + vpcd, no card) and libnfc (30 s);
 #  4. NDEF decode throughput, nfctap vs ndeflib, on one corpus file;
@@ -47,8 +48,9 @@ fmt() { awk -v a="$1" 'BEGIN { printf "%.2f", a }'; }
 # The value after `key` in a line of "key value key value …".
 field() { awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' <<<"$1"; }
 
-log "building nfctap-bench (release)"
+log "building nfctap-bench and nfctap (release)"
 swift build -c release --product nfctap-bench >&2
+swift build -c release --product nfctap >&2
 
 log "Python peers: venv in $OUT/venv (nfcpy, ndeflib)"
 PY=""
@@ -71,6 +73,36 @@ echo "### 1. NDEF reads per tag model and backend (${LATENCY} ms per tag exchang
 echo
 log "section 1: nfctap-bench rows"
 "$BIN"
+echo
+
+# ---------------------------------------------------------------------------------------------
+# The commands as users run them, through a private pcscd + vpcd (scripts/services/pcscd.sh).
+# The whole section runs in a network namespace with only loopback (as scripts/test.sh does): vpcd
+# binds its ports on every address, and the virtual cards must reach them from the same namespace.
+echo "### 1b. APDUs per command through pcscd + vpcd (CLI paths), minimum in brackets"
+echo
+echo "Minimum: the PC/SC monitor's UID read + the library's own operations on one fresh connection"
+echo "(generic PC/SC reader: Type 2 by 16-byte READ BINARY). write = query + write + read back."
+echo
+log "section 1b: CLI paths and tap latency through pcscd"
+NFCTAP_TEST_RUN_DIR="$RUN/section-1b" BIN="$BIN" unshare --net --mount --propagation private bash -c '
+    set -euo pipefail
+    ip link set lo up
+    mkdir -p /run/pcscd && mount -t tmpfs tmpfs /run/pcscd
+    mkdir -p "$NFCTAP_TEST_RUN_DIR"
+    . scripts/lib.sh
+    . scripts/services/pcscd.sh
+    if start_pcscd >"$NFCTAP_TEST_RUN_DIR/pcscd-start.log" 2>&1; then
+        trap "stop_pcscd >/dev/null 2>&1 || true" EXIT
+        "$BIN" cli-paths "$PWD/.build/release/nfctap"
+        echo
+        echo "**Tap → callback through pcscd + vpcd, by part** (N taps of a Type 4 tag, default session configuration)"
+        echo
+        "$BIN" tap-latency
+    else
+        echo "not run: the private pcscd did not start ($(tail -n 1 "$NFCTAP_TEST_RUN_DIR/pcscd-start.log"))"
+    fi
+' || echo "not run: section 1b failed (see stderr)"
 echo
 
 # ---------------------------------------------------------------------------------------------

@@ -19,6 +19,8 @@ func runSubcommandIfAsked() {
         servePN532(link: rest.first.flatMap { $0.isEmpty ? nil : $0 }, latencyMs: rest.dropFirst().first.flatMap(Int.init) ?? 5,
                    empty: rest.dropFirst(2).first == "empty")
     case "read-libnfc": readThroughLibNFC(connstring: rest.first ?? "", rounds: rest.dropFirst().first.flatMap(Int.init) ?? 5)
+    case "cli-paths": cliPathTable(nfctap: rest.first ?? "")
+    case "tap-latency": printTable(sessionLatencyBenchmarkRows())
     case "idle-pcsc": idleCPU(backend: PCSCBackend(), seconds: rest.first.flatMap(Double.init) ?? 15)
     case "idle-libnfc":
         idleCPU(backend: LibNFCBackend(devices: [rest.first ?? ""], environment: [:]),

@@ -1,17 +1,20 @@
 import CoreNFCLinux
 import Foundation
 import NFCReaders
+import NFCTags
 import TagEmulation
 
 /// Tap latency through the real pcscd: from the moment a vpcd card connects (the tag "arrives"
 /// at pcscd) to the delegate's `readerSession(_:didDetectNDEFs:)`, over N taps of a Type 4 tag on
-/// `Virtual PCD 00 00`, in a multi-read `NFCNDEFReaderSession` (the engine every command uses).
+/// `Virtual PCD 00 00`, in a multi-read `NFCNDEFReaderSession` (the engine every command uses),
+/// with the default configuration (100 ms batch window, not waited for with a single reader).
 ///
-/// Also split out: connect → a PC/SC monitor's `tagArrived` (pcscd's own polling: vpcd is asked
-/// for the ATR about every 400 ms, so this part is up to 400 ms plus power-up and GET UID, and
-/// dominates; each card connects at a random point of the cycle, as a real tap would), then
-/// arrival → callback (the session's batch window, 100 ms by default, measured again with 0,
-/// plus the NDEF read: each APDU through pcscd + vpcd costs tens of ms).
+/// Split into what happens one after the other, timed by a wrapper around the session's own
+/// PC/SC backend: pcscd noticing the card (it asks vpcd for the ATR about every 400 ms, so up to
+/// 400 ms plus power-up; each card connects at a random point of the cycle, as a real tap would)
+/// and the monitor's GET UID, up to the session's `tagArrived`; then the engine until it connects
+/// (batch window, queue hops); SCardConnect; the NDEF read (the APDUs); and delivery (decode,
+/// report, disconnect, the delegate's queue).
 ///
 /// Needs the private pcscd of scripts/services/pcscd.sh (`PCSCLITE_CSOCK_NAME`, vpcd on
 /// `NFCTAP_VPCD_PORT`); without it the rows are skipped with a note on stderr.
@@ -28,38 +31,136 @@ func sessionLatencyBenchmarkRows() -> [BenchmarkRow] {
     }
     let taps = max(20, Int(ProcessInfo.processInfo.environment["NFCTAP_BENCH_TAPS"] ?? "") ?? 20)
     var rows: [BenchmarkRow] = []
-    for window in [Duration.milliseconds(100), .zero] {
-        let ms = Int(window.components.seconds * 1000 + window.components.attoseconds / 1_000_000_000_000_000)
-        switch measureTaps(taps, reader: reader, batchWindow: window) {
-        case let .success(samples):
-            let group = "session latency, pcscd + vpcd (batch window \(ms) ms)"
-            rows += percentileRows(group: group, name: "vpcd connect → didDetectNDEFs", samples.toCallback, taps: taps,
-                                   note: "pcscd polls vpcd ~every 400 ms")
-            rows += percentileRows(group: group, name: "vpcd connect → monitor tagArrived", samples.toArrival, taps: taps,
-                                   note: "pcscd's poll + GET UID")
-            rows += percentileRows(group: group, name: "tagArrived → didDetectNDEFs", samples.arrivalToCallback, taps: taps,
-                                   note: "batch window + connect + NDEF read + queue hops")
-            let exchanges = samples.readExchanges.sorted()[samples.readExchanges.count / 2]
-            rows.append(BenchmarkRow(group: group, name: "NDEF read exchanges per tap", measured: exchanges, unit: "exchanges",
-                                     minimum: 5, note: "Type 4 v2, 18-byte message: SELECT app, SELECT CC, READ CC, SELECT NDEF, READ"))
-        case let .failure(problem):
-            FileHandle.standardError.write(Data("nfctap-bench: session latency (window \(ms) ms) failed: \(problem)\n".utf8))
+    switch measureTaps(taps, reader: reader) {
+    case let .success(samples):
+        let group = "tap → callback, pcscd + vpcd"
+        rows += percentileRows(group: group, name: "vpcd connect → didDetectNDEFs", samples.toCallback, taps: taps,
+                               note: "the whole tap")
+        let parts: [(String, [Double], String)] = [
+            ("1. pcscd notices the card + GET UID (→ session's tagArrived)", samples.toArrival,
+             "pcscd polls vpcd ~every 400 ms: not nfctap's"),
+            ("2. tagArrived → connect starts", samples.arrivalToConnect, "engine queue hops; no batch window with one reader"),
+            ("3. SCardConnect", samples.connect, "pcscd + vpcd power-up"),
+            ("4. NDEF read", samples.read, "the minimum 5 APDUs"),
+            ("5. last APDU → didDetectNDEFs", samples.delivery, "decode, report, disconnect, delegate queue"),
+        ]
+        for (name, values, note) in parts {
+            rows.append(BenchmarkRow(group: group, name: "\(name), median", measured: median(values), unit: "ms",
+                                     minimum: nil, note: "N=\(taps); \(note)"))
         }
+        rows.append(BenchmarkRow(group: group, name: "one APDU through pcscd + vpcd, median", measured: median(samples.perAPDU),
+                                 unit: "ms", minimum: nil, note: "N=\(samples.perAPDU.count) APDUs"))
+        let exchanges = samples.readExchanges.sorted()[samples.readExchanges.count / 2]
+        rows.append(BenchmarkRow(group: group, name: "NDEF read exchanges per tap", measured: exchanges, unit: "exchanges",
+                                 minimum: 5, note: "Type 4 v2, 18-byte message: SELECT app, SELECT CC, READ CC, SELECT NDEF, READ"))
+    case let .failure(problem):
+        FileHandle.standardError.write(Data("nfctap-bench: session latency failed: \(problem)\n".utf8))
     }
     return rows
 }
 
 /// Milliseconds per tap of each span.
 private struct TapSamples {
-    var toArrival: [Double] = []
     var toCallback: [Double] = []
-    var arrivalToCallback: [Double] = []
-    /// Exchanges the session's read sent (the two monitors' GET UID not counted).
+    var toArrival: [Double] = []
+    var arrivalToConnect: [Double] = []
+    var connect: [Double] = []
+    var read: [Double] = []
+    var delivery: [Double] = []
+    var perAPDU: [Double] = []
+    /// Exchanges the session's read sent (the monitor's GET UID not counted).
     var readExchanges: [Double] = []
 }
 
 private struct BenchmarkFailure: Error, CustomStringConvertible {
     var description: String
+}
+
+/// When things happened in the session's backend during one tap.
+private final class TapTimes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var arrived: ContinuousClock.Instant?
+    private var connectStart: ContinuousClock.Instant?
+    private var connectEnd: ContinuousClock.Instant?
+    private var lastReply: ContinuousClock.Instant?
+    private var apdus: [Double] = []
+
+    func reset() { lock.withLock { arrived = nil; connectStart = nil; connectEnd = nil; lastReply = nil; apdus = [] } }
+    func tagArrived() { let now = ContinuousClock.now; lock.withLock { if arrived == nil { arrived = now } } }
+    func connecting() { let now = ContinuousClock.now; lock.withLock { connectStart = now } }
+    func connected() { let now = ContinuousClock.now; lock.withLock { connectEnd = now } }
+    func exchanged(_ duration: Duration) {
+        let now = ContinuousClock.now
+        lock.withLock { lastReply = now; apdus.append(elapsedMilliseconds(duration)) }
+    }
+
+    var snapshot: (arrived: ContinuousClock.Instant, connectStart: ContinuousClock.Instant,
+                   connectEnd: ContinuousClock.Instant, lastReply: ContinuousClock.Instant, apdus: [Double])? {
+        lock.withLock {
+            guard let arrived, let connectStart, let connectEnd, let lastReply else { return nil }
+            return (arrived, connectStart, connectEnd, lastReply, apdus)
+        }
+    }
+}
+
+/// The session's PC/SC backend, timed: its monitor's `tagArrived`, `connect`, every APDU.
+private final class TimedBackend: ReaderBackend, @unchecked Sendable {
+    let base = PCSCBackend()
+    let times: TapTimes
+    var kind: ReaderBackendKind { base.kind }
+
+    init(times: TapTimes) { self.times = times }
+
+    func listReaders() throws -> [ReaderInfo] { try base.listReaders() }
+
+    func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws -> any ReaderMonitor {
+        let times = self.times
+        return try base.startMonitoring { event in
+            if case .tagArrived = event { times.tagArrived() }
+            handler(event)
+        }
+    }
+
+    func connect(to tag: DetectedTag, exclusive: Bool) throws -> any TagConnection {
+        times.connecting()
+        let connection = try base.connect(to: tag, exclusive: exclusive)
+        times.connected()
+        return TimedConnection(base: connection, times: times)
+    }
+}
+
+private final class TimedConnection: TagConnection {
+    let base: any TagConnection
+    let channel: TimedTransceiver?
+    init(base: any TagConnection, times: TapTimes) {
+        self.base = base
+        channel = base.apdu.map { TimedTransceiver(base: $0, times: times) }
+    }
+    var tag: DetectedTag { base.tag }
+    var apdu: (any Transceiver)? { channel }
+    var type2: (any Type2Link)? { base.type2 }
+    func signal(_ feedback: ReaderFeedback) { base.signal(feedback) }
+    func disconnect() { base.disconnect() }
+}
+
+private final class TimedTransceiver: Transceiver {
+    let base: any Transceiver
+    let times: TapTimes
+    init(base: any Transceiver, times: TapTimes) {
+        self.base = base
+        self.times = times
+    }
+    func transceive(_ command: [UInt8]) throws -> [UInt8] {
+        let start = ContinuousClock.now
+        defer { times.exchanged(.now - start) }
+        return try base.transceive(command)
+    }
+}
+
+private func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 /// The delegate: records when each message arrives.
@@ -110,21 +211,19 @@ private final class ArrivalLog: @unchecked Sendable {
     var lastArrival: ContinuousClock.Instant? { lock.withLock { last } }
 }
 
-private func measureTaps(_ taps: Int, reader: String, batchWindow: Duration) -> Result<TapSamples, BenchmarkFailure> {
-    let arrivals = ArrivalLog(reader: reader)
-    guard let monitor = try? PCSCBackend().startMonitoring({ arrivals.handle($0) }) else {
-        return .failure(BenchmarkFailure(description: "cannot monitor pcscd"))
+private func measureTaps(_ taps: Int, reader: String) -> Result<TapSamples, BenchmarkFailure> {
+    // A card left by an earlier run must be gone first, or pcscd may merge its removal with the
+    // first tap's arrival into no change at all.
+    do { try waitForReader(present: false) } catch {
+        return .failure(BenchmarkFailure(description: "\(error)"))
     }
-    defer { monitor.stop() }
-
+    let times = TapTimes()
     var configuration = NFCSessionConfiguration()
     configuration.timeLimit = nil
     configuration.readerFilter = .exactName(reader)
     configuration.readerFeedback = false
-    configuration.exclusiveAccess = false  // the observing monitor's GET UID may overlap the read
-    configuration.batchWindow = batchWindow
     configuration.alertHandler = { _ in }
-    let environment = NFCReaderEnvironment(makeBackends: { [PCSCBackend()] },
+    let environment = NFCReaderEnvironment(makeBackends: { [TimedBackend(times: times)] },
                                            makeNDEFOperations: { try $0.ndefOperations() })
     let delegate = LatencyDelegate()
     let session = NFCNDEFReaderSession(delegate: delegate, queue: nil, invalidateAfterFirstRead: false,
@@ -134,6 +233,12 @@ private func measureTaps(_ taps: Int, reader: String, batchWindow: Duration) -> 
         session.invalidate()
         _ = delegate.ended.wait(timeout: .now() + 5)
     }
+    // Removals are watched by a monitor of its own (the session's reports no removal).
+    let removals = ArrivalLog(reader: reader)
+    guard let monitor = try? PCSCBackend().startMonitoring({ removals.handle($0) }) else {
+        return .failure(BenchmarkFailure(description: "cannot monitor pcscd"))
+    }
+    defer { monitor.stop() }
 
     let message = VirtualType4Tag.sampleURIMessage
     var samples = TapSamples()
@@ -142,6 +247,7 @@ private func measureTaps(_ taps: Int, reader: String, batchWindow: Duration) -> 
         // A real tap lands at any point of pcscd's poll cycle; right after the removal was seen
         // it would always land at the same point.
         Thread.sleep(forTimeInterval: Double.random(in: 0..<0.4, using: &random))
+        times.reset()
         let reader = EmulatedPCSCReader(profile: .generic, tag: VirtualType4Tag(ndef: message))
         let card = VPCDCard(behaviour: reader)
         let start = ContinuousClock.now
@@ -153,17 +259,21 @@ private func measureTaps(_ taps: Int, reader: String, batchWindow: Duration) -> 
             let reason = delegate.endError.map { "the session ended: \($0)" } ?? "no didDetectNDEFs within 10 s"
             return .failure(BenchmarkFailure(description: "tap \(tap): \(reason)"))
         }
-        guard arrivals.arrived.wait(timeout: .now() + 10) == .success, let arrival = arrivals.lastArrival else {
+        guard let t = times.snapshot else {
             card.remove()
-            return .failure(BenchmarkFailure(description: "tap \(tap): the monitor saw no arrival"))
+            return .failure(BenchmarkFailure(description: "tap \(tap): the session's backend saw no complete read"))
         }
         samples.toCallback.append(elapsedMilliseconds(read - start))
-        samples.toArrival.append(elapsedMilliseconds(arrival - start))
-        samples.arrivalToCallback.append(elapsedMilliseconds(read - arrival))
-        samples.readExchanges.append(Double(reader.plan.exchangeCount - 2))
+        samples.toArrival.append(elapsedMilliseconds(t.arrived - start))
+        samples.arrivalToConnect.append(elapsedMilliseconds(t.connectStart - t.arrived))
+        samples.connect.append(elapsedMilliseconds(t.connectEnd - t.connectStart))
+        samples.read.append(elapsedMilliseconds(t.lastReply - t.connectEnd))
+        samples.delivery.append(elapsedMilliseconds(read - t.lastReply))
+        samples.perAPDU += t.apdus
+        samples.readExchanges.append(Double(t.apdus.count))
         // The next tap must be a new presence: wait until pcscd has noticed the removal.
         card.remove()
-        guard arrivals.left.wait(timeout: .now() + 10) == .success else {
+        guard removals.left.wait(timeout: .now() + 10) == .success else {
             return .failure(BenchmarkFailure(description: "tap \(tap): the card never left"))
         }
     }

@@ -42,13 +42,14 @@ func type4BenchmarkRows() -> [BenchmarkRow] {
     let iterations = 3
     for c in cases {
         let plan = FaultPlan(latency: latency)
-        let tag = Type4Tag(transceiver: VirtualTagTransceiver(tag: c.tag, plan: plan), extendedLength: c.extendedLength)
         var exchanges = 0
         var failure: String? = nil
         let elapsed = clock.measure {
             for _ in 0..<iterations {
                 plan.reset()
                 c.tag.activate()
+                // A new object per read, as a new connection makes: it remembers what it read.
+                let tag = Type4Tag(transceiver: VirtualTagTransceiver(tag: c.tag, plan: plan), extendedLength: c.extendedLength)
                 do {
                     let message = try tag.readNDEF()
                     if message != c.tag.ndefMessage { failure = "read returned wrong bytes" }

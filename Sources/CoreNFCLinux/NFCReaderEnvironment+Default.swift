@@ -4,9 +4,19 @@ import NFCTags
 // The production wiring: PC/SC readers first, then libnfc devices named in LIBNFC_DEVICE or
 // /etc/nfc/libnfc.conf (issue 5: no libnfc USB scan that would fight pcscd for an ACR122U).
 extension NFCReaderEnvironment {
-    static var systemDefault: NFCReaderEnvironment {
+    static var systemDefault: NFCReaderEnvironment { system(libnfcDevices: []) }
+
+    /// PC/SC readers and the configured libnfc devices, plus `libnfcDevices` (connstrings a user
+    /// named, e.g. `--reader libnfc:pn532_uart:/dev/ttyUSB0`). With `readerQueries` (`--reader`),
+    /// tags on PC/SC readers none of them names are left alone (no UID read).
+    public static func system(libnfcDevices extra: [String], readerQueries: [String] = []) -> NFCReaderEnvironment {
         NFCReaderEnvironment(
-            makeBackends: { [PCSCBackend(), LibNFCBackend.configuredDevicesOnly()] },
+            makeBackends: {
+                let pcsc = readerQueries.isEmpty
+                    ? PCSCBackend()
+                    : PCSCBackend(identifiesTags: { name in readerQueries.contains { ReaderSelection.matches($0, name: name) } })
+                return [pcsc, LibNFCBackend.configuredDevicesOnly(adding: extra)]
+            },
             makeNDEFOperations: { try $0.ndefOperations() })
     }
 }

@@ -1,24 +1,59 @@
 import Foundation
 import NFCReaders
 
-/// Which readers a session listens to.
+/// Which readers a session listens to. Name queries follow `ReaderSelection`'s one rule: the
+/// reader named exactly so, else the one reader whose name contains the text (ignoring case); a
+/// text several readers contain is refused when the session begins (code 1, naming them), and a
+/// reader arriving later joins only if it keeps every text naming one reader.
 public enum NFCReaderFilter: Sendable, Equatable {
     /// Every attached reader (the default).
     case all
-    /// Readers whose name contains the text, ignoring case (`--reader ACR122`).
+    /// The reader named so, or the one reader whose name contains the text (`--reader ACR122`).
     case nameContains(String)
     /// The reader with exactly this name.
     case exactName(String)
-    /// Readers whose name contains any of the texts, ignoring case (`--reader A --reader B`).
+    /// One reader per text, each as `nameContains` (`--reader A --reader B`).
     case nameContainsAny([String])
+
+    /// The filter for `--reader` options / the kiosk's `readers`: all readers when `queries` is empty.
+    public init(readerQueries queries: [String]) {
+        switch queries.count {
+        case 0: self = .all
+        case 1: self = .nameContains(queries[0])
+        default: self = .nameContainsAny(queries)
+        }
+    }
+
+    /// The name queries; empty for `.all`.
+    var queries: [String] {
+        switch self {
+        case .all: return []
+        case let .nameContains(text): return [text]
+        case let .exactName(name): return [name]
+        case let .nameContainsAny(texts): return texts
+        }
+    }
 
     func matches(_ reader: ReaderInfo) -> Bool {
         switch self {
         case .all: return true
-        case let .nameContains(text): return reader.name.range(of: text, options: .caseInsensitive) != nil
         case let .exactName(name): return reader.name == name
-        case let .nameContainsAny(texts): return texts.contains { reader.name.range(of: $0, options: .caseInsensitive) != nil }
+        case .nameContains, .nameContainsAny: return queries.contains { ReaderSelection.matches($0, name: reader.name) }
         }
+    }
+
+    /// The readers among `attached` the session starts with.
+    /// - Throws: `ReaderError.ambiguousReader` when a text names several of them.
+    func select(from attached: [ReaderInfo]) throws -> [ReaderInfo] {
+        if case let .exactName(name) = self { return attached.filter { $0.name == name } }
+        return try ReaderSelection.select(queries, from: attached)
+    }
+
+    /// Whether `reader`, arriving while `current` are in use, joins the session.
+    func admits(_ reader: ReaderInfo, current: [ReaderInfo]) -> Bool {
+        guard matches(reader) else { return false }
+        if case .exactName = self { return true }
+        return ReaderSelection.admits(reader, queries: queries, current: current)
     }
 }
 
@@ -35,6 +70,7 @@ public struct NFCSessionConfiguration: Sendable {
     /// waiting for readers; `begin()` then also accepts zero readers.
     public var readerRemovalEndsSession: Bool = true
     /// Tags arriving within this window of the first are reported together in one callback.
+    /// Not waited for when the session has a single reader (its batch cannot grow).
     public var batchWindow: Duration = .milliseconds(100)
     /// Connect to tags exclusively (PC/SC `SCARD_SHARE_EXCLUSIVE`).
     public var exclusiveAccess: Bool = true

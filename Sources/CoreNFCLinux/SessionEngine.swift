@@ -114,7 +114,13 @@ final class SessionEngine: @unchecked Sendable {
                 failures.append(error)
             }
         }
-        let selected = attached.filter { config.readerFilter.matches($0) }
+        let selected: [ReaderInfo]
+        do {
+            selected = try config.readerFilter.select(from: attached)
+        } catch {
+            finish(NFCReaderError(.readerErrorUnsupportedFeature, message: String(describing: error)))
+            return
+        }
         // iOS semantics: no reader now is the end (code 1). A kiosk-style session
         // (readerRemovalEndsSession = false) waits instead, watching every backend — also one
         // whose service is down now (pcscd not started yet): its monitor reports it coming back.
@@ -174,7 +180,8 @@ final class SessionEngine: @unchecked Sendable {
         guard phase == .active else { return }
         switch event {
         case let .readerAdded(info):
-            guard configuration.readerFilter.matches(info), readers[info.name] == nil else { return }
+            guard readers[info.name] == nil,
+                  configuration.readerFilter.admits(info, current: readers.values.map(\.info)) else { return }
             readers[info.name] = (info, backend)
             emit(.readerAdded(info))
         case let .readerRemoved(info):
@@ -185,8 +192,8 @@ final class SessionEngine: @unchecked Sendable {
                                       message: ReaderError.readerGone(info.name).description))
             }
         case let .tagArrived(tag):
-            guard configuration.readerFilter.matches(tag.reader) else { return }
             if readers[tag.reader.name] == nil {
+                guard configuration.readerFilter.admits(tag.reader, current: readers.values.map(\.info)) else { return }
                 readers[tag.reader.name] = (tag.reader, backend)
                 emit(.readerAdded(tag.reader))
             }
@@ -240,7 +247,9 @@ final class SessionEngine: @unchecked Sendable {
         pending += fresh
         guard batchTimer == nil, !batchQueued else { return }
         let window = configuration.batchWindow
-        if window <= .zero {
+        // A reader holds one tag at a time (one PC/SC card per slot, one libnfc target): with a
+        // single reader the batch cannot grow, so waiting out the window would only add latency.
+        if window <= .zero || readers.count <= 1 {
             // No window: the batch holds every event already queued (the readers' initial report).
             batchQueued = true
             queue.async { [weak self] in

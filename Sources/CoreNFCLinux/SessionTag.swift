@@ -192,6 +192,7 @@ final class ISO7816SessionTag: SessionTag, NFCISO7816Tag, @unchecked Sendable {
             guard let channel = connection.link.apdu else {
                 throw NFCReaderError(.readerErrorUnsupportedFeature, message: "the reader offers no APDU channel for this tag")
             }
+            connection.channelUsedDirectly()
             let reply = try channel.transceive(command)
             guard reply.count >= 2 else {
                 throw NFCReaderError(.readerTransceiveErrorTagResponseError,

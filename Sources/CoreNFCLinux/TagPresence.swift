@@ -42,4 +42,10 @@ final class ActiveConnection {
         operations = made
         return made
     }
+
+    /// An APDU went over the channel outside the NDEF logic (`sendCommand`): the file the Type 4
+    /// logic remembers as selected may not be any more.
+    func channelUsedDirectly() {
+        (operations as? Type4Tag)?.forgetState()
+    }
 }

@@ -124,6 +124,21 @@ public final class LibNFCDevice: @unchecked Sendable {
     ///   `.targetReleased`, `.timeout`, `.io`).
     public func transceive(_ bytes: [UInt8], timeout: Duration? = .seconds(1),
                            maxReplyLength: Int = LibNFCDevice.maxReplyLength) throws -> [UInt8] {
+        guard let observer = LibNFCExchanges.observer else {
+            return try transceiveOnce(bytes, timeout: timeout, maxReplyLength: maxReplyLength)
+        }
+        let start = ContinuousClock.now
+        do {
+            let reply = try transceiveOnce(bytes, timeout: timeout, maxReplyLength: maxReplyLength)
+            observer.transceived(connstring: connstring, command: bytes, reply: reply, error: nil, duration: .now - start)
+            return reply
+        } catch {
+            observer.transceived(connstring: connstring, command: bytes, reply: nil, error: error, duration: .now - start)
+            throw error
+        }
+    }
+
+    private func transceiveOnce(_ bytes: [UInt8], timeout: Duration?, maxReplyLength: Int) throws -> [UInt8] {
         let h = try device()
         var reply = [UInt8](repeating: 0, count: max(1, maxReplyLength))
         let capacity = reply.count

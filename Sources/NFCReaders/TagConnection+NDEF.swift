@@ -30,20 +30,43 @@ public struct NDEFTagDetails: Sendable, Hashable {
         self.status = status
     }
 
-    /// Asks the tag (a few more exchanges: Type 2 reuses what `readNDEF` cached).
+    /// Describes the tag from what the operations already learned: after `readNDEF()` no exchange
+    /// at all (Type 2 reuses its cached pages and GET_VERSION answer, Type 4 the CC its read
+    /// opened with). On an object that has not talked to the tag yet, one CC read (Type 4) or the
+    /// CC and TLV pages (Type 2) — never the same data twice.
     public init(describing ops: NDEFTagOperations) {
-        if let type2 = ops as? Type2Tag, let info = try? type2.inspect() {
+        if let type2 = ops as? Type2Tag {
+            guard let info = try? type2.inspect() else { self.init(); return }
             let identified = info.productIdentified
             self.init(product: identified ? info.product.description : nil,
                       productGuess: identified || info.product == .unknown ? nil : info.product.description,
                       capacity: info.capacity, status: info.isWritable ? .readWrite : .readOnly)
             return
         }
-        let query = try? ops.queryNDEFStatus()
-        var product: String?
-        if let type4 = ops as? Type4Tag, let cc = try? type4.readCapabilityContainer() {
-            product = "Type 4 (mapping \(cc.mappingVersion >> 4).\(cc.mappingVersion & 0x0F))"
+        if let type4 = ops as? Type4Tag {
+            do {
+                self.init(describing: try type4.knownCapabilityContainer ?? type4.readCapabilityContainer())
+            } catch TagError.notNDEFFormatted {
+                self.init(capacity: 0, status: .notSupported)
+            } catch {
+                self.init()
+            }
+            return
         }
-        self.init(product: product, capacity: query?.capacity, status: query?.status)
+        let query = try? ops.queryNDEFStatus()
+        self.init(capacity: query?.capacity, status: query?.status)
+    }
+
+    /// A Type 4 tag's details from its capability container (what `Type4Tag.queryNDEFStatus()`
+    /// derives from it, without an exchange).
+    public init(describing cc: Type4CapabilityContainer) {
+        let status: NDEFTagStatus
+        if !cc.readAccess.isGranted {
+            status = .notSupported
+        } else {
+            status = cc.writeAccess.isGranted ? .readWrite : .readOnly
+        }
+        self.init(product: "Type 4 (mapping \(cc.mappingVersion >> 4).\(cc.mappingVersion & 0x0F))",
+                  capacity: status == .notSupported ? 0 : cc.capacity, status: status)
     }
 }

@@ -26,6 +26,19 @@ public final class Card {
     /// - Throws: `.removedCard`, `.resetCard`, `.noSmartcard`, `.readerUnavailable`,
     ///   `.invalidHandle` after `disconnect`, …
     public func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
+        guard let observer = PCSCExchanges.observer else { return try transmitOnce(apdu) }
+        let start = ContinuousClock.now
+        do {
+            let reply = try transmitOnce(apdu)
+            observer.transmitted(reader: reader, command: apdu, reply: reply, error: nil, duration: .now - start)
+            return reply
+        } catch {
+            observer.transmitted(reader: reader, command: apdu, reply: nil, error: error, duration: .now - start)
+            throw error
+        }
+    }
+
+    private func transmitOnce(_ apdu: [UInt8]) throws -> [UInt8] {
         guard connected else { throw PCSCError.invalidHandle }
         let pci: UnsafePointer<SCARD_IO_REQUEST>
         if activeProtocol.contains(.t1) { pci = nfctap_pci_t1() }

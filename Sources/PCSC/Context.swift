@@ -102,6 +102,10 @@ public final class Context: @unchecked Sendable {
         var card: SCARDHANDLE = 0
         var active: DWORD = 0
         try check(SCardConnect(handle, reader, DWORD(share.rawValue), DWORD(protocols.rawValue), &card, &active))
-        return Card(context: self, handle: card, reader: reader, activeProtocol: CardProtocols(rawValue: UInt(active)))
+        let connected = Card(context: self, handle: card, reader: reader, activeProtocol: CardProtocols(rawValue: UInt(active)))
+        if let observer = PCSCExchanges.observer {
+            observer.connected(reader: reader, atr: share == .direct ? [] : (try? connected.status().atr) ?? [])
+        }
+        return connected
     }
 }

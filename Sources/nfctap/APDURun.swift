@@ -29,7 +29,7 @@ final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
     func run() -> ScanOutcome.Decision {
         let configuration = DeskSession.configuration(timeout: timeout, readers: readers, prompt: prompt)
         guard let session = NFCTagReaderSession(pollingOption: .iso14443, delegate: self, configuration: configuration,
-                                                environment: recorder.environment(wrapping: .shared)) else {
+                                                environment: recorder.environment(wrapping: readers.environment)) else {
             return .failure(CLIError("cannot create a tag reader session"))
         }
         return DeskSession.run(session, outcome: outcome, prompt: prompt)

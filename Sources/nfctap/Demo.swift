@@ -29,10 +29,14 @@ struct Demo: ParsableCommand {
     @Flag(help: "No pauses between steps (the default when stdout is not a terminal).")
     var fast = false
 
+    @Flag(help: "Log every exchange with the virtual reader to stderr, as --trace does on real readers.")
+    var trace = false
+
     /// How long a step waits for the virtual stack before it counts as failed.
     static let stepTimeout: TimeInterval = 5
 
     func run() throws {
+        if trace { CommandTrace.start() }
         let pause: TimeInterval = fast || isatty(STDOUT_FILENO) == 0 ? 0 : 1.2
         let narrator = DemoNarrator(json: json, pause: pause)
         do {

@@ -19,13 +19,15 @@ final class PrinterTapWaiter: @unchecked Sendable {
 
     private let console: PairConsole
     private let configuration: NFCSessionConfiguration
+    private let environment: NFCReaderEnvironment
     private let lock = NSLock()
     private var session: NFCNDEFReaderSession?
     private var interruptedBy: Int32?
 
     /// - Parameter timeout: the session's time limit; nil = wait until interrupted.
-    init(console: PairConsole, readerFilter: NFCReaderFilter, timeout: Duration?) {
+    init(console: PairConsole, readerFilter: NFCReaderFilter, timeout: Duration?, environment: NFCReaderEnvironment = .shared) {
         self.console = console
+        self.environment = environment
         var configuration = NFCSessionConfiguration()
         configuration.timeLimit = timeout
         configuration.readerFilter = readerFilter
@@ -36,7 +38,8 @@ final class PrinterTapWaiter: @unchecked Sendable {
 
     /// Blocks until the outcome is known (the session runs on its own queues and a detached task).
     func wait() -> Outcome {
-        let session = NFCNDEFReaderSession(invalidateAfterFirstRead: false, configuration: configuration)
+        let session = NFCNDEFReaderSession(invalidateAfterFirstRead: false, configuration: configuration,
+                                           environment: environment)
         lock.withLock { self.session = session }
         let deadline = configuration.timeLimit.map { ContinuousClock.now + $0 }
         let done = DispatchSemaphore(value: 0)

@@ -14,14 +14,17 @@ struct Readers: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the NFC readers and the tag on each.",
         discussion: """
-            PC/SC readers come from pcscd; libnfc devices only when named in LIBNFC_DEVICE or \
-            /etc/nfc/libnfc.conf (device.connstring), listed as libnfc:<connstring>. \
-            With --json, stdout is one JSON array: [{"name", "backend", "feedback", "tag": null or \
+            PC/SC readers come from pcscd; libnfc devices when named in LIBNFC_DEVICE or \
+            /etc/nfc/libnfc.conf (device.connstring) or as --reader libnfc:<connstring>, listed as \
+            libnfc:<connstring>. --reader lists only the readers it names (a part of several names is \
+            refused, exit 3). With --json, stdout is one JSON array: [{"name", "backend", "feedback", "tag": null or \
             {"technology", "atr", "uid"}}] (bytes as upper-case hex). Exit 3 when no reader can be \
             listed (pcscd not running and no libnfc device) or none is attached (then the list is empty).
             """)
 
     @Flag(help: "Print one JSON array on stdout.") var json = false
+
+    @OptionGroup var readerOptions: ReaderOptions
 
     /// One line of the output.
     struct Entry: Encodable {
@@ -34,12 +37,15 @@ struct Readers: ParsableCommand {
         var backend: String
         var feedback: Bool
         var tag: Tag?
+        /// The reader itself, for `--reader` (not encoded).
+        var reader: ReaderInfo
 
         init(_ snapshot: ReaderSnapshot) {
             self.init(reader: snapshot.reader, tag: snapshot.tag)
         }
 
         init(reader: ReaderInfo, tag detected: DetectedTag?) {
+            self.reader = reader
             name = reader.name
             backend = reader.backend.rawValue
             feedback = reader.supportsFeedback
@@ -58,17 +64,38 @@ struct Readers: ParsableCommand {
     }
 
     func run() throws {
+        if readerOptions.trace { CommandTrace.start() }
         var entries: [Entry] = []
         var pcscProblem: ReaderError?
         do {
-            entries = try PCSCBackend().snapshot().map(Entry.init)
+            let queries = readerOptions.readers
+            let backend = queries.isEmpty ? PCSCBackend()
+                : PCSCBackend(identifiesTags: { name in queries.contains { ReaderSelection.matches($0, name: name) } })
+            entries = try backend.snapshot().map(Entry.init)
         } catch let error as ReaderError {
             pcscProblem = error
         }
-        entries += Self.libnfcEntries()
+        entries += Self.libnfcEntries(adding: readerOptions.libnfcDevices)
         if let pcscProblem, entries.isEmpty {
             Stderr.line("nfctap: \(pcscProblem)")
             throw NFCTapExit.noReader
+        }
+        if !readerOptions.readers.isEmpty {
+            // `--reader`: the same rule as every command; a part of several names is refused.
+            let attached = entries.map(\.reader)
+            let chosen: [ReaderInfo]
+            do {
+                chosen = try ReaderSelection.select(readerOptions.readers, from: attached)
+            } catch {
+                Stderr.line("nfctap: \(error)")
+                throw NFCTapExit.noReader
+            }
+            guard !chosen.isEmpty else {
+                let wanted = readerOptions.readers.map { "\"\($0)\"" }.joined(separator: " or ")
+                Stderr.line("nfctap: no reader matches \(wanted) (attached: \(attached.map(\.name).joined(separator: ", ")))")
+                throw NFCTapExit.noReader
+            }
+            entries = entries.filter { chosen.contains($0.reader) }
         }
         if json {
             let encoder = JSONEncoder()
@@ -92,8 +119,8 @@ struct Readers: ParsableCommand {
 
     /// The libnfc devices named in LIBNFC_DEVICE / libnfc.conf that open now (no USB scan: it would
     /// take an ACR122U from pcscd), each with the tag in its field after one anticollision round.
-    static func libnfcEntries() -> [Entry] {
-        let backend = LibNFCBackend.configuredDevicesOnly()
+    static func libnfcEntries(adding devices: [String] = []) -> [Entry] {
+        let backend = LibNFCBackend.configuredDevicesOnly(adding: devices)
         defer { backend.close() }
         guard let readers = try? backend.listReaders() else { return [] }
         return readers.map { info in

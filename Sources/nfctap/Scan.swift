@@ -20,7 +20,7 @@ struct Scan: ParsableCommand {
             colours off.
 
             Exit codes: 0 a tag was read (--multi: ended by Ctrl-C or --timeout), 2 no tag before \
-            --timeout, 3 no pcscd / no reader / --reader matched nothing / the reader is used by \
+            --timeout, 3 no pcscd / no reader / --reader matched nothing or several readers / the reader is used by \
             another program, 130 interrupted (single scan), 1 other failures.
             """)
 

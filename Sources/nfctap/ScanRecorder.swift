@@ -18,16 +18,13 @@ final class ScanRecorder: @unchecked Sendable {
         return environment
     }
 
-    /// Names of the readers the backends listed (in order, once each) that `names` selects:
-    /// every reader when `names` is empty, else those containing any of them (ignoring case),
-    /// as `ReaderOptions.filter` selects them.
+    /// Names of the readers the backends listed (in order, once each) that `names` selects,
+    /// by `ReaderSelection`'s rule as the session selects them.
     func readerNames(matching names: [String]) -> [String] {
         lock.withLock {
             var seen = Set<String>()
-            return readers.map(\.name).filter { name in
-                guard seen.insert(name).inserted else { return false }
-                return names.isEmpty || names.contains { name.range(of: $0, options: .caseInsensitive) != nil }
-            }
+            let listed = readers.filter { seen.insert($0.name).inserted }
+            return ((try? ReaderSelection.select(names, from: listed)) ?? []).map(\.name)
         }
     }
 

@@ -33,7 +33,7 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
         configuration.tagReportHandler = { [self] report in handle(report) }
         let session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false,
                                            configuration: configuration,
-                                           environment: recorder.environment(wrapping: .shared))
+                                           environment: recorder.environment(wrapping: readers.environment))
         lock.withLock { self.session = session }
         return DeskSession.run(session, outcome: outcome, prompt: prompt)
     }

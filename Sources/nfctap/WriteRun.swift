@@ -32,7 +32,7 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
         let configuration = DeskSession.configuration(timeout: timeout, readers: readers, prompt: prompt)
         let session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false,
                                            configuration: configuration,
-                                           environment: recorder.environment(wrapping: .shared))
+                                           environment: recorder.environment(wrapping: readers.environment))
         return DeskSession.run(session, outcome: outcome, prompt: prompt)
     }
 

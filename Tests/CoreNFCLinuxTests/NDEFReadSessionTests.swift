@@ -143,9 +143,24 @@ struct NDEFReadSessionTests {
         h.settle(session)
     }
 
+    @Test("a single reader: its tag is read at once, no batch window (it cannot grow)")
+    func singleReaderNoWindow() {
+        let h = Harness()
+        h.configuration.batchWindow = .milliseconds(100)
+        let delegate = ReadOnlyDelegate()
+        let session = h.ndefSession(delegate)
+        session.begin()
+        h.settle(session)
+        h.backend.place(ntag(message: "01"), on: "Reader A")
+        h.settle(session)
+        #expect(delegate.log.messageBatches == [[[0x01]]])
+        session.invalidate()
+        h.settle(session)
+    }
+
     @Test("a tag that leaves inside the batch window is not read")
     func leftInsideWindow() {
-        let h = Harness()
+        let h = Harness(readers: ["Reader A", "Reader B"])
         h.configuration.batchWindow = .milliseconds(100)
         let delegate = ReadOnlyDelegate()
         let session = h.ndefSession(delegate)

@@ -36,7 +36,7 @@ struct Type4FaultTests {
         for k in 0..<total {
             plan.reset(leaveFieldAfter: k)
             tag.activate()
-            #expect(throws: TagError.tagLost) { try t4.readNDEF() }
+            #expect(throws: TagError.tagLost) { try T4.fresh(t4).readNDEF() }
             #expect(plan.exchangeCount == k + 1)
         }
     }
@@ -60,6 +60,7 @@ struct Type4FaultTests {
             for fault in Self.faults {
                 plan.reset(faults: [k: fault])
                 tag.activate()
+                let t4 = T4.fresh(t4)
                 let context = "\(c.name): \(fault) at exchange \(k)"
                 do {
                     let read = try t4.readNDEF()

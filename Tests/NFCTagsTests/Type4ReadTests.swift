@@ -204,3 +204,61 @@ struct Type4ReadTests {
         #expect(channel.sent.last == T4.hex("00 B0 00 06 0E"))
     }
 }
+
+/// One object per connection remembers the CC and the selected file (issue 12: reports must not
+/// re-read what the read learned).
+@Suite("Type 4: what one connection already learned is not asked again")
+struct Type4RememberedStateTests {
+    @Test("after readNDEF: queryNDEFStatus and the CC cost no exchange; a second read is one READ BINARY")
+    func readThenQuery() throws {
+        let (t4, plan) = T4.connect(.smallMessage())
+        _ = try t4.readNDEF()
+        #expect(T4.lines(plan.log) == T4.lines([T4.selectApp, T4.selectCC, T4.readCC, T4.selectNDEF, T4.hex("00 B0 00 00 F6")]))
+        plan.reset()
+        let (status, capacity) = try t4.queryNDEFStatus()
+        #expect(status == .readWrite)
+        let cc = try t4.readCapabilityContainer()
+        #expect(capacity == cc.capacity)
+        #expect(t4.knownCapabilityContainer?.mappingVersion == 0x20)
+        #expect(plan.exchangeCount == 0)
+        #expect(try t4.readNDEF() == VirtualType4Tag.sampleURIMessage)
+        #expect(T4.lines(plan.log) == T4.lines([T4.hex("00 B0 00 00 F6")]))
+    }
+
+    @Test("query, write, read back, lock, query: the CC is read once, each file selected once")
+    func writePath() throws {
+        let tag = VirtualType4Tag.smallMessage()
+        let (t4, plan) = T4.connect(tag)
+        _ = try t4.queryNDEFStatus()
+        let message = VirtualType4Tag.sampleMessage(size: 40)
+        try t4.writeNDEF(message)
+        #expect(try t4.readNDEF() == message)
+        try t4.writeLock()
+        #expect(try t4.queryNDEFStatus().status == .readOnly)
+        #expect(T4.lines(plan.log) == T4.lines([
+            T4.selectApp, T4.selectCC, T4.readCC,                      // queryNDEFStatus
+            T4.selectNDEF, T4.hex("00 D6 00 00 02 00 00"),              // NLEN = 0
+            T4.hex("00 D6 00 02 28") + message, T4.hex("00 D6 00 00 02 00 28"),
+            T4.hex("00 B0 00 00 F6"),                                   // read back
+            T4.selectCC, T4.hex("00 D6 00 0E 01 FF"), T4.hex("00 B0 00 0E 01"),  // lock + check
+        ]))
+        #expect(tag.ccFile[14] == 0xFF)
+    }
+
+    @Test("forgetState (raw APDUs went through the channel) and a failed exchange open the tag again")
+    func forgetting() throws {
+        let (t4, plan) = T4.connect(.smallMessage())
+        _ = try t4.readNDEF()
+        t4.forgetState()
+        #expect(t4.knownCapabilityContainer == nil)
+        plan.reset()
+        _ = try t4.readNDEF()
+        #expect(plan.exchangeCount == 5)
+        plan.reset(faults: [0: .statusWord(0x6F, 0x00)])
+        #expect(throws: TagError.status(sw1: 0x6F, sw2: 0x00)) { try t4.readNDEF() }
+        #expect(t4.knownCapabilityContainer == nil)
+        plan.reset()
+        _ = try t4.readNDEF()
+        #expect(plan.exchangeCount == 5)
+    }
+}

@@ -16,6 +16,12 @@ enum T4 {
         (Type4Tag(transceiver: VirtualTagTransceiver(tag: tag, plan: plan), extendedLength: extendedLength), plan)
     }
 
+    /// A new object on `t4`'s channel: what a new connection to a re-presented tag makes (an
+    /// object remembers the CC and the selected file of its own connection).
+    static func fresh(_ t4: Type4Tag) -> Type4Tag {
+        Type4Tag(transceiver: t4.transceiver, extendedLength: t4.extendedLength)
+    }
+
     static let selectApp = hex("00 A4 04 00 07 D2 76 00 00 85 01 01 00")
     static let selectLegacyApp = hex("00 A4 04 00 07 D2 76 00 00 85 01 00")
     static let selectCC = hex("00 A4 00 0C 02 E1 03")

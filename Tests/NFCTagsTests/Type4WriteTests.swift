@@ -109,6 +109,12 @@ struct Type4WriteTests {
         #expect(throws: TagError.messageTooLarge(size: 0xFF, capacity: 0xFE)) {
             try t4.writeNDEF(VirtualType4Tag.sampleMessage(size: 0xFF))
         }
+        // The object knows the CC from the first write: refused without an exchange.
+        #expect(plan.exchangeCount == 0)
+        plan.reset()
+        #expect(throws: TagError.messageTooLarge(size: 0xFF, capacity: 0xFE)) {
+            try T4.fresh(t4).writeNDEF(VirtualType4Tag.sampleMessage(size: 0xFF))
+        }
         #expect(plan.exchangeCount == 3)
         #expect(tag.ndefMessage == full)
     }
@@ -157,7 +163,8 @@ struct Type4WriteTests {
         let (t4, plan) = T4.connect(tag, extendedLength: extendedLength)
         try t4.writeNDEF(old)
         plan.reset()
-        try t4.writeNDEF(new)
+        tag.activate()
+        try T4.fresh(t4).writeNDEF(new)
         let total = plan.exchangeCount
         // The NLEN = 0 write is the first UPDATE BINARY.
         let nlenZero = try #require(plan.log.firstIndex { $0[1] == 0xD6 })
@@ -166,11 +173,11 @@ struct Type4WriteTests {
                 // Reset the tag to the old message.
                 plan.reset()
                 tag.activate()
-                try t4.writeNDEF(old)
+                try T4.fresh(t4).writeNDEF(old)
                 plan.reset(leaveFieldAfter: fault == nil ? k : nil, faults: fault.map { [k: $0] } ?? [:])
                 tag.activate()
                 do {
-                    try t4.writeNDEF(new)
+                    try T4.fresh(t4).writeNDEF(new)
                     #expect(k == total, "write survived a cut after \(k) of \(total) exchanges")
                 } catch {
                     #expect(k < total)
@@ -178,7 +185,7 @@ struct Type4WriteTests {
                 }
                 plan.reset()
                 tag.activate()
-                let read = try t4.readNDEF()
+                let read = try T4.fresh(t4).readNDEF()
                 let expected = k <= nlenZero ? old : (k < total ? [] : new)
                 #expect(read == expected, "cut after \(k) of \(total): read \(read.count) bytes, expected \(expected.count)")
             }

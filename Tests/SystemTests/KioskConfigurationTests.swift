@@ -37,7 +37,8 @@ struct KioskConfigurationTests {
         let c = try Self.parse("""
             {"readers": ["ACR122", "libnfc:pn532"], "backends": {"pcsc": false, "libnfc": ["pn532_uart:/dev/ttyUSB0"]},
              "action": "exec", "command": "/usr/local/bin/on-tap --site 'Hall 3'", "timeoutSeconds": 2.5,
-             "output": "-", "sync": false, "feedback": false, "duplicateWindowSeconds": 0.25, "logLevel": "debug"}
+             "output": "-", "sync": false, "feedback": false, "duplicateWindowSeconds": 0.25, "logLevel": "debug",
+             "trace": true}
             """)
         #expect(c.readers == ["ACR122", "libnfc:pn532"])
         #expect(c.readerFilter == .nameContainsAny(["ACR122", "libnfc:pn532"]))
@@ -48,6 +49,7 @@ struct KioskConfigurationTests {
         #expect(c.output == .standardOutput)
         #expect(!c.sync)
         #expect(!c.feedback)
+        #expect(c.trace)
         #expect(c.duplicateWindow == .milliseconds(250))
         #expect(c.logLevel == .debug)
 
@@ -62,7 +64,7 @@ struct KioskConfigurationTests {
 
     @Test("mistakes: each names the file, the key and the fix", arguments: [
         (#"{"action": "json", "outptu": "/x"}"#,
-         #"kiosk.json: "outptu": unknown setting (known: action, backends, bluetooth, command, duplicateWindowSeconds, feedback, logLevel, output, pairWith, readers, sync, timeoutSeconds)"#),
+         #"kiosk.json: "outptu": unknown setting (known: action, backends, bluetooth, command, duplicateWindowSeconds, feedback, logLevel, output, pairWith, readers, sync, timeoutSeconds, trace)"#),
         (#"{"output": "/x"}"#, #"kiosk.json: "action": missing: say what to do with each tag ("json", "exec" or "pair")"#),
         (#"{"action": "print"}"#, #"kiosk.json: "action": unknown action "print" (one of: json, exec, pair)"#),
         (#"{"action": 1}"#, #"kiosk.json: "action": expected a string, got a number"#),

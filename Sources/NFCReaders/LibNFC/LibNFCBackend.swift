@@ -173,6 +173,7 @@ public final class LibNFCBackend: ReaderBackend, @unchecked Sendable {
         } catch let error as LibNFCError {
             throw ReaderError.other(code: error.rawValue, message: error.description)
         }
+        ExchangeTrace.active?.connected(reader: tag.reader.name, atr: tag.atr)
         return LibNFCTagConnection(tag: tag, target: target, slot: slot, timeout: timing.exchangeTimeout)
     }
 }
@@ -182,10 +183,14 @@ extension LibNFCBackend {
     /// `LIBNFC_DEFAULT_DEVICE` or libnfc.conf, never libnfc's own USB scan, which would fight
     /// pcscd over readers such as the ACR122U (specs §4; issue 5: PC/SC first, then configured
     /// libnfc devices).
-    public static func configuredDevicesOnly(environment: [String: String] = ProcessInfo.processInfo.environment,
+    /// `adding` names more devices (`--reader libnfc:<connstring>`): opened whatever libnfc's
+    /// configuration says, each once.
+    public static func configuredDevicesOnly(adding extra: [String] = [],
+                                             environment: [String: String] = ProcessInfo.processInfo.environment,
                                              configPath: String = "/etc/nfc/libnfc.conf") -> LibNFCBackend {
         let config = try? String(contentsOfFile: configPath, encoding: .utf8)
-        let devices = LibNFCDeviceList.configured(explicit: nil, environment: environment, configText: config) ?? []
+        var devices = LibNFCDeviceList.configured(explicit: nil, environment: environment, configText: config) ?? []
+        for device in extra where !devices.contains(device) { devices.append(device) }
         return LibNFCBackend(devices: devices, environment: environment, configPath: configPath)
     }
 }

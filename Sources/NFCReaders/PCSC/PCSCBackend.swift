@@ -8,9 +8,15 @@ public final class PCSCBackend: ReaderBackend, @unchecked Sendable {
     public let kind = ReaderBackendKind.pcsc
     /// How often a monitor tries to reach pcscd again after losing it.
     public let retryInterval: Duration
+    /// Readers (by name) whose tags the monitor and `snapshot()` identify with the UID read
+    /// (`FF CA 00 00 00`); tags on other readers are reported without a UID and never sent a
+    /// command (a command listening to one reader leaves the others' tags alone).
+    public let identifiesTags: @Sendable (String) -> Bool
 
-    public init(retryInterval: Duration = .milliseconds(500)) {
+    public init(retryInterval: Duration = .milliseconds(500),
+                identifiesTags: @escaping @Sendable (String) -> Bool = { _ in true }) {
         self.retryInterval = retryInterval
+        self.identifiesTags = identifiesTags
     }
 
     /// The readers pcscd knows now (wraps SCardListReaders); `[]` when none is attached.
@@ -42,7 +48,7 @@ public final class PCSCBackend: ReaderBackend, @unchecked Sendable {
         } catch let error as PCSCError {
             throw error.readerError(reader: "")
         }
-        let monitor = PCSCMonitor(handler: handler, retryInterval: retryInterval)
+        let monitor = PCSCMonitor(handler: handler, retryInterval: retryInterval, identifies: identifiesTags)
         monitor.start(with: context)
         return monitor
     }

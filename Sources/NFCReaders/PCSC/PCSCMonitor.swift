@@ -22,9 +22,14 @@ final class PCSCMonitor: ReaderMonitor, @unchecked Sendable {
         var tag: DetectedTag?
     }
 
-    init(handler: @escaping @Sendable (ReaderEvent) -> Void, retryInterval: Duration) {
+    /// Readers whose tags get the UID read (`FF CA`); others are reported without a UID.
+    private let identifies: @Sendable (String) -> Bool
+
+    init(handler: @escaping @Sendable (ReaderEvent) -> Void, retryInterval: Duration,
+         identifies: @escaping @Sendable (String) -> Bool = { _ in true }) {
         self.handler = handler
         self.retryInterval = retryInterval
+        self.identifies = identifies
     }
 
     /// - Parameter context: nil when pcscd is not reachable yet: the thread reports `.serviceLost`
@@ -182,7 +187,7 @@ final class PCSCMonitor: ReaderMonitor, @unchecked Sendable {
             record.tag = nil
         }
         guard present else { return }
-        if let tag = PCSCBackend.detectTag(ctx, info: record.info, atr: state.atr) {
+        if let tag = PCSCBackend.detectTag(ctx, info: record.info, atr: state.atr, readUID: identifies(record.info.name)) {
             record.tag = tag
             handler(.tagArrived(tag))
         }

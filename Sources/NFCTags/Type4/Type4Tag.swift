@@ -3,10 +3,14 @@ import NDEF
 /// An NFC Forum Type 4 tag (ISO-DEP + ISO 7816-4) driven through an APDU `Transceiver`
 /// (docs/tags-and-readers.md §2).
 ///
-/// Every operation starts from scratch: SELECT the NDEF application (v2/v3 AID, falling back to
-/// the legacy v1 AID on `6A 82`), SELECT and READ the capability container, then work on the
-/// NDEF file. A message up to MLe − 2 bytes reads in exactly 5 exchanges (6 for a mapping 3.0
-/// tag, whose 17-byte CC takes two reads, and for legacy tags, which need a second SELECT).
+/// The first operation on an object opens the tag: SELECT the NDEF application (v2/v3 AID,
+/// falling back to the legacy v1 AID on `6A 82`), SELECT and READ the capability container. The
+/// object (one per connection) then remembers the CC and which file is selected, so later
+/// operations skip what is already known: a message up to MLe − 2 bytes reads in exactly 5
+/// exchanges on a fresh object (6 for a mapping 3.0 tag, whose 17-byte CC takes two reads, and for
+/// legacy tags, which need a second SELECT), `queryNDEFStatus()` after that costs nothing, and a
+/// read after a write costs one READ BINARY. Any failed exchange, or `forgetState()` (raw APDUs
+/// went through the same channel), drops what was remembered.
 /// Writes are tear-safe: NLEN = 0 first, then the message, then the real NLEN.
 ///
 /// All errors are `TagError`; a status word other than `90 00` is `.status(sw1:sw2:)`.
@@ -27,25 +31,50 @@ public final class Type4Tag: NDEFTagOperations {
 
     /// What `open()` learned: the CC and whether the tag only has the legacy v1 application.
     struct Session {
-        let cc: Type4CapabilityContainer
+        var cc: Type4CapabilityContainer
         let legacy: Bool
     }
 
-    /// Selects the NDEF application and the CC file and reads the CC (3 or 4 exchanges).
+    /// The file a SELECT left selected on the tag, as far as this object knows.
+    enum SelectedFile: Equatable {
+        case capabilityContainer
+        case ndef
+    }
+
+    /// The tag as opened on this connection; nil until the first operation and after a failure.
+    private var session: Session?
+    /// nil: unknown (nothing selected yet, or another party used the channel).
+    var selectedFile: SelectedFile?
+
+    /// The capability container this object read, without any exchange; nil before the first
+    /// operation (or after a failure / `forgetState()`). Reports use it to describe the tag
+    /// from what the read already learned.
+    public var knownCapabilityContainer: Type4CapabilityContainer? { session?.cc }
+
+    /// Forgets the CC and the selected file: the next operation opens the tag again. Call it after
+    /// sending other APDUs over the same channel (they may select another file or application).
+    public func forgetState() {
+        session = nil
+        selectedFile = nil
+    }
+
+    /// Selects the NDEF application and the CC file and reads the CC (3 or 4 exchanges; none when
+    /// this object already knows it).
     /// - Throws: `TagError.notNDEFFormatted` when neither NDEF application exists,
     ///   `TagError.invalidTagData` / `.unsupported` for a CC that breaks the mapping, and any
     ///   transport or status error.
     public func readCapabilityContainer() throws -> Type4CapabilityContainer {
-        try open().cc
+        try guarded { try open().cc }
     }
 
-    /// Status and capacity from the CC (3 exchanges, 4 for v3.0 or legacy tags). A tag without
-    /// an NDEF application, or whose NDEF file cannot be read, is `.notSupported` with capacity 0.
+    /// Status and capacity from the CC (3 exchanges, 4 for v3.0 or legacy tags; none when this
+    /// object already read the CC). A tag without an NDEF application, or whose NDEF file cannot
+    /// be read, is `.notSupported` with capacity 0.
     /// - Throws: `TagError` for transport errors, unexpected status words and a malformed CC.
     public func queryNDEFStatus() throws -> (status: NDEFTagStatus, capacity: Int) {
         let session: Session
         do {
-            session = try open()
+            session = try guarded { try open() }
         } catch TagError.notNDEFFormatted {
             return (.notSupported, 0)
         }
@@ -60,12 +89,16 @@ public final class Type4Tag: NDEFTagOperations {
     ///   `TagError.invalidTagData` when NLEN is 1, 2 or beyond the file,
     ///   `TagError.malformedReply` for replies of the wrong size, `.status` and transport errors.
     public func readNDEF() throws -> [UInt8] {
+        try guarded { try readMessage() }
+    }
+
+    private func readMessage() throws -> [UInt8] {
         let session = try open()
         let cc = session.cc
         guard cc.readAccess.isGranted else {
             throw TagError.unsupported("NDEF file read access is \(cc.readAccess)")
         }
-        try selectFile(cc.ndefFileID, legacy: session.legacy)
+        try select(.ndef, of: session)
         let lengthSize = cc.lengthFieldSize
         let limits = Type4Limits(cc: cc, extendedLength: extendedLength)
         let first = try readBinary(offset: 0, count: min(limits.read, cc.maxNDEFFileSize))
@@ -97,6 +130,10 @@ public final class Type4Tag: NDEFTagOperations {
         guard message.isEmpty || message.count >= 3 else {
             throw TagError.unsupported("an NDEF message of \(message.count) bytes (NLEN must be 0 or at least 3)")
         }
+        try guarded { try write(message) }
+    }
+
+    private func write(_ message: [UInt8]) throws {
         let session = try open()
         let cc = session.cc
         guard cc.writeAccess.isGranted else { throw TagError.readOnly }
@@ -115,7 +152,7 @@ public final class Type4Tag: NDEFTagOperations {
             chunks.append((offset, count))
             written += count
         }
-        try selectFile(cc.ndefFileID, legacy: session.legacy)
+        try select(.ndef, of: session)
         try updateBinary(offset: 0, data: [UInt8](repeating: 0, count: lengthSize))
         guard !message.isEmpty else { return }
         for chunk in chunks {
@@ -134,23 +171,53 @@ public final class Type4Tag: NDEFTagOperations {
     /// - Throws: `TagError.status` when the tag refuses, `TagError.unsupported` when it accepts but
     ///   the byte does not change, and transport errors.
     public func writeLock() throws {
-        let session = try open()
-        guard session.cc.writeAccess != .denied else { return }
-        let offset = session.cc.writeAccessOffset
-        // The CC file is still selected after open().
-        try updateBinary(offset: offset, data: [0xFF])
-        let check = try readBinary(offset: offset, count: 1)
-        guard check == [0xFF] else {
-            throw TagError.unsupported("the tag kept write access \(check.hexString)h after UPDATE BINARY; it needs its vendor's lock command")
+        try guarded {
+            let session = try open()
+            guard session.cc.writeAccess != .denied else { return }
+            let offset = session.cc.writeAccessOffset
+            try select(.capabilityContainer, of: session)
+            try updateBinary(offset: offset, data: [0xFF])
+            let check = try readBinary(offset: offset, count: 1)
+            guard check == [0xFF] else {
+                throw TagError.unsupported("the tag kept write access \(check.hexString)h after UPDATE BINARY; it needs its vendor's lock command")
+            }
+            // The byte read back is the CC's new write access: remember it instead of reading the CC again.
+            let cc = session.cc
+            self.session?.cc = Type4CapabilityContainer(
+                mappingVersion: cc.mappingVersion, maxResponseLength: cc.maxResponseLength,
+                maxCommandLength: cc.maxCommandLength, ndefFileID: cc.ndefFileID,
+                maxNDEFFileSize: cc.maxNDEFFileSize, readAccess: cc.readAccess, writeAccess: .denied)
         }
     }
 
     // MARK: - Steps shared by the operations
 
-    /// SELECT NDEF application, SELECT CC, READ CC (a second READ for the two extra v3.0 bytes).
+    /// Runs `body`; on any error forgets the session (the tag may have changed or gone).
+    private func guarded<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            forgetState()
+            throw error
+        }
+    }
+
+    /// SELECTs `file` unless the tag has it selected already.
+    private func select(_ file: SelectedFile, of session: Session) throws {
+        guard selectedFile != file else { return }
+        selectedFile = nil
+        try selectFile(file == .ndef ? session.cc.ndefFileID : Type4.ccFileID, legacy: session.legacy)
+        selectedFile = file
+    }
+
+    /// The remembered session, else SELECT NDEF application, SELECT CC, READ CC (a second READ
+    /// for the two extra v3.0 bytes). Leaves the CC file selected when it opens the tag.
     func open() throws -> Session {
+        if let session { return session }
+        selectedFile = nil
         let legacy = try selectNDEFApplication()
         try selectFile(Type4.ccFileID, legacy: legacy)
+        selectedFile = .capabilityContainer
         var bytes = try readBinary(offset: 0, count: Type4CapabilityContainer.v2Length)
         guard bytes.count == Type4CapabilityContainer.v2Length else {
             throw TagError.malformedReply("capability container read returned \(bytes.count) of 15 bytes")
@@ -163,7 +230,9 @@ public final class Type4Tag: NDEFTagOperations {
             }
             bytes += rest
         }
-        return Session(cc: try Type4CapabilityContainer(bytes: bytes), legacy: legacy)
+        let opened = Session(cc: try Type4CapabilityContainer(bytes: bytes), legacy: legacy)
+        session = opened
+        return opened
     }
 
     /// NLEN 0 is an empty message; otherwise 3 ≤ NLEN ≤ maxSize − 2 (− 4 for ENLEN).

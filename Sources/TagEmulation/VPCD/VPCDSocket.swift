@@ -68,6 +68,14 @@ final class VPCDSocket {
         return read(count: length)
     }
 
+    /// vpcd writes a message's length and its payload separately; with Nagle on its side, the
+    /// payload waits for our ACK of the length, which Linux delays up to 40 ms. TCP_QUICKACK (not
+    /// sticky: the kernel may drop back to delayed ACKs) is set again around every read.
+    private func quickAck() {
+        var one: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     /// Sends one framed message (length + payload in one write). False on a closed connection.
     /// - Precondition: the caller keeps payloads within 65535 bytes (`send` truncates nothing: it refuses).
     func send(_ payload: [UInt8]) -> Bool {
@@ -87,6 +95,7 @@ final class VPCDSocket {
         var buffer = [UInt8](repeating: 0, count: count)
         var got = 0
         while got < count {
+            quickAck()
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + got, count - got, 0) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { return nil }

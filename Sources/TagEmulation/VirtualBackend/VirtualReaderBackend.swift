@@ -24,6 +24,14 @@ public final class VirtualReaderBackend: ReaderBackend, @unchecked Sendable {
     private var nextPresence: UInt64 = 0
     private var serviceUp = true
     private var _feedback: [(reader: String, feedback: ReaderFeedback)] = []
+    private var _trace: ExchangeTrace?
+
+    /// Where this backend's connections log their exchanges; nil = the process's
+    /// `ExchangeTrace.active` (`--trace`).
+    public var trace: ExchangeTrace? {
+        get { lock.withLock { _trace } }
+        set { lock.withLock { _trace = newValue } }
+    }
 
     /// - Parameters:
     ///   - readerNames: readers attached at the start.
@@ -141,7 +149,8 @@ public final class VirtualReaderBackend: ReaderBackend, @unchecked Sendable {
             }
             guard slots[i].present?.presence == tag.presence else { throw ReaderError.tagGone }
             guard slots[i].exclusiveHolder == nil else { throw ReaderError.readerBusy(tag.reader.name) }
-            let connection = VirtualTagConnection(tag: tag, reader: slots[i].reader, backend: self)
+            let connection = VirtualTagConnection(tag: tag, reader: slots[i].reader, backend: self,
+                                                  trace: _trace ?? ExchangeTrace.active)
             if exclusive { slots[i].exclusiveHolder = ObjectIdentifier(connection) }
             return connection
         }
@@ -214,10 +223,16 @@ final class VirtualTagConnection: TagConnection {
     private weak var backend: VirtualReaderBackend?
     private var closed = false
 
-    init(tag: DetectedTag, reader: EmulatedPCSCReader, backend: VirtualReaderBackend) {
+    init(tag: DetectedTag, reader: EmulatedPCSCReader, backend: VirtualReaderBackend, trace: ExchangeTrace?) {
         self.tag = tag
         self.backend = backend
-        let transceiver = EmulatedPCSCTransceiver(reader: reader)
+        let transceiver: any Transceiver
+        if let trace {
+            trace.connected(reader: tag.reader.name, atr: tag.atr)
+            transceiver = TracedTransceiver(EmulatedPCSCTransceiver(reader: reader), trace: trace)
+        } else {
+            transceiver = EmulatedPCSCTransceiver(reader: reader)
+        }
         apdu = tag.technology == .type4 ? transceiver : nil
         // The reader's own link: its `recover` re-presents the tag as SCardReconnect does.
         type2 = tag.technology == .type2 ? reader.type2Link() : nil

@@ -88,9 +88,10 @@ struct Inventory: ParsableCommand {
             throw NFCTapExit.failure
         }
 
+        let environment = readerOptions.environment
         let readers: [ReaderInfo]
         do {
-            readers = try InventoryPreflight.readers(in: .shared, matching: readerOptions.readers)
+            readers = try InventoryPreflight.readers(in: environment, matching: readerOptions.readers)
         } catch {
             progress.note("nfctap: error: " + NDEFText.safe(String(describing: error)))
             throw NFCTapExit.noReader
@@ -99,7 +100,7 @@ struct Inventory: ParsableCommand {
         let recorder = InventoryRecorder(output: destination, duplicateWindow: Self.duration(duplicateWindow)) {
             progress.confirmed($0, complete: $1, stats: $2)
         }
-        let run = InventoryRun(environment: .shared, readerFilter: readerOptions.filter,
+        let run = InventoryRun(environment: environment, readerFilter: readerOptions.filter,
                                timeLimit: timeout.map(Self.duration)) { recorder.handle($0) }
         recorder.onFailure = { [weak run] error in
             progress.note("nfctap: error: " + NDEFText.safe(error.description) + "; inventory stopped")

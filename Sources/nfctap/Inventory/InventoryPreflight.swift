@@ -17,8 +17,11 @@ enum InventoryPreflight {
                 failures.append(String(describing: error))
             }
         }
-        let selected = attached.filter { reader in
-            names.isEmpty || names.contains { reader.name.range(of: $0, options: .caseInsensitive) != nil }
+        let selected: [ReaderInfo]
+        do {
+            selected = try ReaderSelection.select(names, from: attached)
+        } catch {
+            throw NoReader(description: String(describing: error))
         }
         guard selected.isEmpty else { return selected }
         if !attached.isEmpty {

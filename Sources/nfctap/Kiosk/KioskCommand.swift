@@ -30,6 +30,10 @@ struct Kiosk: ParsableCommand {
     @Flag(name: .long, help: "No LED/buzzer feedback, whatever the configuration says.")
     var quiet = false
 
+    @Flag(help: ArgumentHelp("Log every exchange with the readers to stderr (as \"trace\": true in the configuration).",
+                             discussion: "The trace holds tag UIDs and data: look at it before sharing it."))
+    var trace = false
+
     /// Developer: the soak test (scripts/soak.sh) — N virtual taps in-process, resources sampled.
     @Option(name: .long, help: .hidden)
     var soak: Int?
@@ -63,6 +67,7 @@ struct Kiosk: ParsableCommand {
             throw NFCTapExit.failure
         }
         logger.logLevel = configuration.logLevel
+        if trace || configuration.trace { CommandTrace.start() }
         let runner: KioskRunner
         do {
             runner = try KioskRunner(configuration: configuration, logger: logger, quiet: quiet,
@@ -105,12 +110,20 @@ extension KioskRunner.Dependencies {
     static var system: Self {
         Self(makeBackends: { configuration in
                  var backends: [any ReaderBackend] = []
-                 if configuration.pcsc { backends.append(PCSCBackend()) }
+                 if configuration.pcsc {
+                     // Tags on readers `readers` does not name are left alone (no UID read).
+                     let queries = configuration.readers
+                     backends.append(queries.isEmpty ? PCSCBackend()
+                         : PCSCBackend(identifiesTags: { name in queries.contains { ReaderSelection.matches($0, name: name) } }))
+                 }
+                 // `readers` entries `libnfc:<connstring>` open that device too.
+                 let named = ReaderSelection.libnfcDevices(in: configuration.readers)
                  if let devices = configuration.libnfcDevices {
-                     if !devices.isEmpty { backends.append(LibNFCBackend(devices: devices)) }
+                     let all = devices + named.filter { !devices.contains($0) }
+                     if !all.isEmpty { backends.append(LibNFCBackend(devices: all)) }
                  } else {
-                     // LIBNFC_DEVICE / libnfc.conf; never libnfc's USB scan, which fights pcscd (specs §4).
-                     backends.append(LibNFCBackend.configuredDevicesOnly())
+                     // LIBNFC_DEVICE / libnfc.conf; never libnfc's USB scan, which fights pcscd (docs/tags-and-readers.md §4).
+                     backends.append(LibNFCBackend.configuredDevicesOnly(adding: named))
                  }
                  return backends
              },

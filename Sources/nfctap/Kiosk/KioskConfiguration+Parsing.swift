@@ -5,7 +5,7 @@ import Pairing
 extension KioskConfiguration {
     /// Every top-level key, for the "unknown key" message.
     static let knownKeys = ["action", "backends", "bluetooth", "command", "duplicateWindowSeconds", "feedback",
-                            "logLevel", "output", "pairWith", "readers", "sync", "timeoutSeconds"]
+                            "logLevel", "output", "pairWith", "readers", "sync", "timeoutSeconds", "trace"]
 
     /// `timeoutSeconds`: long enough to start a program (0.1 s), short enough that a stuck one is
     /// noticed (1 h). Anything outside (`1e-9` would round to 0) is refused, naming the key.
@@ -62,6 +62,7 @@ extension KioskConfiguration {
         }
         c.feedback = try r.bool("feedback") ?? true
         c.sync = try r.bool("sync") ?? true
+        c.trace = try r.bool("trace") ?? false
         if let seconds = try r.number("timeoutSeconds") {
             guard Self.timeoutRange.contains(seconds) else {
                 throw fail("timeoutSeconds", "must be from \(Self.timeoutRange.lowerBound) to \(Int(Self.timeoutRange.upperBound)) seconds, got \(seconds)")

@@ -50,15 +50,11 @@ struct KioskConfiguration: Equatable, Sendable {
     /// `fdatasync` the output file after each line (a beep means the line is on disk).
     var sync = true
     var logLevel: Logger.Level = .info
+    /// Every exchange with the readers logged to stderr (`--trace`); taken at start only.
+    var trace = false
 
     /// The session's reader filter.
-    var readerFilter: NFCReaderFilter {
-        switch readers.count {
-        case 0: return .all
-        case 1: return .nameContains(readers[0])
-        default: return .nameContainsAny(readers)
-        }
-    }
+    var readerFilter: NFCReaderFilter { NFCReaderFilter(readerQueries: readers) }
 
     /// Settings that only a new session picks up (readers, backends, feedback).
     func needsNewSession(comparedTo other: KioskConfiguration) -> Bool {

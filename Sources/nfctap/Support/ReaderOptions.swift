@@ -1,20 +1,39 @@
 import ArgumentParser
 import CoreNFCLinux
+import NFCReaders
 
-/// `--reader`, shared by every command that talks to tags.
+/// `--reader` and `--trace`, shared by every command that talks to readers.
 struct ReaderOptions: ParsableArguments {
     @Option(name: .customLong("reader"),
             help: ArgumentHelp("A reader name or a unique part of it (repeatable). Default: every reader.",
-                               discussion: "PC/SC readers by name (`--reader ACR122`); libnfc devices as `libnfc:<connstring>` (`--reader libnfc:pn532_uart:/dev/ttyUSB0`).",
+                               discussion: "PC/SC readers by name (`--reader ACR122`); libnfc devices as `libnfc:<connstring>` (`--reader libnfc:pn532_uart:/dev/ttyUSB0`), opened even when not configured for libnfc. A part of a name that several readers share is refused (exit 3) with their names.",
                                valueName: "name"))
     var readers: [String] = []
 
-    /// The session filter: all readers, or those matching any `--reader`.
-    var filter: NFCReaderFilter {
-        switch readers.count {
-        case 0: return .all
-        case 1: return .nameContains(readers[0])
-        default: return .nameContainsAny(readers)
-        }
+    @Flag(help: ArgumentHelp("Log every exchange with the reader to stderr: `connect <reader> ATR …`, `> command`, `< reply SW (ms)`.",
+                             discussion: "The trace holds tag UIDs and data: look at it before sharing it."))
+    var trace = false
+
+    /// The session filter: all readers, or one per `--reader` (`ReaderSelection`'s rule).
+    var filter: NFCReaderFilter { NFCReaderFilter(readerQueries: readers) }
+
+    /// The libnfc devices named as `--reader libnfc:<connstring>`.
+    var libnfcDevices: [String] { ReaderSelection.libnfcDevices(in: readers) }
+
+    /// The environment the command's session uses: the process default, plus the libnfc devices
+    /// `--reader` names; tags on PC/SC readers `--reader` does not name are not touched. Starts
+    /// the trace first when `--trace` is given.
+    var environment: NFCReaderEnvironment {
+        if trace { CommandTrace.start() }
+        return readers.isEmpty ? .shared : .system(libnfcDevices: libnfcDevices, readerQueries: readers)
+    }
+}
+
+/// `--trace` (and the kiosk's `"trace": true`): the exchange trace on stderr.
+enum CommandTrace {
+    /// Installs the stderr trace once for the process.
+    static func start() {
+        guard ExchangeTrace.active == nil else { return }
+        ExchangeTrace.install(ExchangeTrace { line in Stderr.line("nfctap trace: \(line)") })
     }
 }
