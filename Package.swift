@@ -23,10 +23,12 @@ let package = Package(
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
         .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Thin typed wrappers: every C call of a library lives in one module.
         .target(name: "PCSC", dependencies: ["CPCSCLite"]),
         .target(name: "LibNFC", dependencies: ["CLibNFC"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto"]),
 
         // Pure Swift: codecs and tag logic, testable without a reader.
         .target(name: "NDEF"),
@@ -38,13 +40,16 @@ let package = Package(
         .target(name: "CoreNFCLinux", dependencies: ["NFCReaders", "NFCTags", "NDEF"]),
         .target(name: "Pairing", dependencies: ["ZebraPrinter", "CSDBus"]),
 
+        // Fleet: records of a JSONL file published to an MQTT broker, nothing lost (README "Fleet").
+        .target(name: "Fleet", dependencies: ["MQTT"]),
+
         // Virtual tags, the vpcd card client and the PN532 emulator (tests, `demo`, `emulate`).
         .target(name: "TagEmulation", dependencies: ["NFCTags", "NFCReaders", "NDEF"]),
 
         .executableTarget(
             name: "nfctap",
             dependencies: [
-                "NDEF", "NFCTags", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation",
+                "NDEF", "NFCTags", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "Fleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -59,7 +64,7 @@ let package = Package(
 
         .executableTarget(
             name: "nfctap-bench",
-            dependencies: ["NDEF", "NFCTags", "NFCReaders", "TagEmulation", "ZebraPrinter", "CoreNFCLinux"],
+            dependencies: ["NDEF", "NFCTags", "NFCReaders", "TagEmulation", "ZebraPrinter", "CoreNFCLinux", "Fleet", "MQTT"],
             path: "Benchmarks/nfctap-bench"
         ),
 
@@ -70,12 +75,13 @@ let package = Package(
         .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "NFCReaders", "NFCTags", "TagEmulation", "NDEF"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "PCSC", "LibNFC", "NFCTags", "TagEmulation"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "ZebraPrinter"]),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT"]),
         // Ring 3 (system): real pcscd + vpcd, libnfc + PN532 emulator, BlueZ mock, the CLI as a user runs it.
         // Started by scripts/test.sh; each suite is skipped with a clear reason when its daemon is absent.
         .testTarget(
             name: "SystemTests",
             dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "NFCReaders", "Pairing", "ZebraPrinter",
-                           "CoreNFCLinux", "nfctap"],
+                           "CoreNFCLinux", "nfctap", "Fleet", "MQTT"],
             exclude: ["Fixtures/bluez_zebra.py"]
         ),
     ],
