@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoreNFCLinux
+import Fleet
 import Foundation
 import Logging
 import NFCReaders
@@ -14,6 +15,8 @@ struct Kiosk: ParsableCommand {
             Readers and pcscd may come and go: the kiosk waits for them. If its session ends anyway it starts a new one after 0.5 s, doubling up to 10 s. Logs go to stderr, one event per line with journald priority prefixes (<6>…) and key=value fields.
 
             Without --config: every reader, "json" to stdout. Examples/kiosk.json documents the file.
+
+            With "publish": {"url": "mqtt://…"} every line of the output file also goes to an MQTT broker, QoS 1, from the file (the outbox), nothing lost while the broker is away; the backlog is logged every 30 s while records wait (README "Fleet"). Read at start only.
 
             Signals: SIGTERM / SIGINT finish the tag in hand and exit 0; SIGHUP reloads the configuration (an invalid one is logged and the running one kept) and reopens the output file (for logrotate).
 
@@ -67,6 +70,13 @@ struct Kiosk: ParsableCommand {
             logger.critical("cannot start", metadata: ["error": "\(error)"])
             throw NFCTapExit.failure
         }
+        let forwarder: Forwarder?
+        do {
+            forwarder = try KioskPublisher.start(configuration, configPath: config, logger: logger)
+        } catch {
+            logger.critical("cannot publish", metadata: ["error": "\(error)"])
+            throw NFCTapExit.failure
+        }
         logger.notice("kiosk starting", metadata: [
             "config": "\(config ?? "(none: defaults)")", "action": "\(configuration.actionName)",
             "version": "\(NFCTap.version)",
@@ -86,6 +96,7 @@ struct Kiosk: ParsableCommand {
         }
         done.wait()
         withExtendedLifetime(trap) {}
+        forwarder?.stop(drain: .seconds(1))
     }
 
     /// The file's configuration, or the defaults without `--config`.

@@ -1,4 +1,5 @@
 import CoreNFCLinux
+import Fleet
 import Logging
 import Pairing
 
@@ -50,6 +51,9 @@ struct KioskConfiguration: Equatable, Sendable {
     /// `fdatasync` the output file after each line (a beep means the line is on disk).
     var sync = true
     var logLevel: Logger.Level = .info
+    /// `"publish"`: every line of the output file also goes to an MQTT broker (README "Fleet").
+    /// Read at start only: a reload keeps the running forwarder.
+    var publish: PublishSettings? = nil
 
     /// The session's reader filter.
     var readerFilter: NFCReaderFilter {
