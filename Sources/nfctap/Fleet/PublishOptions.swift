@@ -14,7 +14,7 @@ struct PublishOptions: ParsableArguments {
     /// The forwarder for `outbox`, started, with its log and status lines going to `log`;
     /// nil without --publish.
     /// - Throws: `CLIError` for a bad URL, a missing machine id.
-    func startForwarder(outbox: String, statusEvery: Double,
+    func startForwarder(outbox: String, statusEvery: Double, tune: (inout ForwarderConfiguration) -> Void = { _ in },
                         log: @escaping @Sendable (String) -> Void) throws -> Forwarder? {
         guard let url else { return nil }
         let settings: PublishSettings
@@ -35,7 +35,9 @@ struct PublishOptions: ParsableArguments {
         } catch {
             throw CLIError(NDEFText.safe("\(error)"))
         }
-        let forwarder = Forwarder(configuration: settings.configuration(outbox: outbox, machineID: machineID))
+        var configuration = settings.configuration(outbox: outbox, machineID: machineID)
+        tune(&configuration)
+        let forwarder = Forwarder(configuration: configuration)
         forwarder.onLog = { _, message in log(NDEFText.safe(message)) }
         forwarder.start()
         let monitor = ForwarderMonitor(forwarder: forwarder, interval: .milliseconds(Int64(statusEvery * 1000))) { status in
