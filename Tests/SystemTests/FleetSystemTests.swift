@@ -15,7 +15,7 @@ struct FleetSystemTests {
 
     func url(_ topic: String) -> String { "mqtt://127.0.0.1:\(TestBroker.port)/\(topic)" }
 
-    @Test("1,000 records through broker restarts and freezes: all arrive, in order, one id each")
+    @Test("1,000 records through broker restarts, freezes and link cuts: all arrive, in order, one id each")
     func thousandRecordsThroughChaos() throws {
         defer { TestBroker.ctl("start"); try? FileManager.default.removeItem(atPath: dir) }
         let topic = topic("chaos")
@@ -23,7 +23,11 @@ struct FleetSystemTests {
         let appender = RecordAppender(path: file)
         let consumer = try startConsumer(topic: topic)
         defer { consumer.stop() }
-        let forward = try startForward(file: file, url: url(topic), extra: ["--ack-timeout", "1", "--retry-max", "0.5"])
+        // The station reaches the broker through a relay the test cuts; the consumer directly.
+        let link = try LinkProxy(to: UInt16(TestBroker.port) ?? 1883)
+        defer { link.stop() }
+        let forward = try startForward(file: file, url: "mqtt://127.0.0.1:\(link.port)/\(topic)",
+                                       extra: ["--ack-timeout", "1", "--retry-max", "0.5"])
         defer { forward.stop() }
 
         var generator = SystemRandomNumberGenerator()
@@ -32,6 +36,10 @@ struct FleetSystemTests {
             appender.append(count: Int.random(in: 1...40, using: &generator))
             usleep(UInt32.random(in: 5_000...60_000, using: &generator))
             switch Int.random(in: 0..<12, using: &generator) {
+            case 2:  // network cut: every connection through the relay closed, new ones refused a while
+                link.cut(refusingFor: Double.random(in: 0...1.5, using: &generator))
+                appender.append(count: Int.random(in: 1...30, using: &generator))
+                events.append("cut@\(appender.written)")
             case 0:  // broker restart (SIGTERM saves its persistence: queued messages survive)
                 TestBroker.ctl("stop")
                 appender.append(count: Int.random(in: 1...30, using: &generator))
