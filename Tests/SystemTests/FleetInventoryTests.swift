@@ -43,19 +43,20 @@ extension PCSCSystemTests {
             #expect(cli.finish() == 0)
             let delivery = Delivery(consumer.lines)
             delivery.verify(taps)
-            // Each message is the file's record plus its id.
-            let records = try parseJSONLines(try String(contentsOfFile: path, encoding: .utf8))
-            var firstCopies: [Int: [String: Any]] = [:]
+            // Each message is the file's record, byte for byte, with "recordId" put first.
+            let fileLines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+            #expect(fileLines.count == taps)
+            var firstCopies: [Int: String] = [:]
             for line in consumer.lines {
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                       let seq = object["seq"] as? Int, firstCopies[seq] == nil else { continue }
-                firstCopies[seq] = object
+                firstCopies[seq] = line
             }
-            for record in records {
-                let seq = try #require(record["seq"] as? Int)
-                var message = try #require(firstCopies[seq])
-                #expect((message.removeValue(forKey: "recordId") as? String)?.hasSuffix("-\(seq)") == true)
-                #expect(NSDictionary(dictionary: message).isEqual(to: record), "seq \(seq)")
+            for (index, record) in fileLines.enumerated() {
+                let message = try #require(firstCopies[index + 1])
+                let prefix = try #require(message.range(of: "\",")).upperBound
+                #expect(message.hasPrefix("{\"recordId\":\"") && message[..<prefix].hasSuffix("-\(index + 1)\","))
+                #expect("{" + message[prefix...] == record, "seq \(index + 1)")
             }
             #expect(cli.stderr.contains("MQTT: connected to mqtt://127.0.0.1:\(TestBroker.port)/\(topic)"))
             #expect(cli.stderr.contains("backlog"), "the status line shows the backlog: \(cli.stderr)")
