@@ -47,7 +47,6 @@ struct FleetForwardCommand: ParsableCommand {
         } catch let error as CLIError {
             Self.fail(error)
         }
-        _ = forwarder
         let done = DispatchSemaphore(value: 0)
         let trap = SignalTrap([SIGINT, SIGTERM], queue: DispatchQueue(label: "nfctap.fleet.signals")) { _ in done.signal() }
         done.wait()

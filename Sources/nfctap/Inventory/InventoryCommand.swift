@@ -28,15 +28,15 @@ struct Inventory: ParsableCommand {
             could not be read to the end is recorded with its error, and the reader shows red.
 
             Without --output the records go to stdout. On exit a summary goes to stderr.
-
-            With --publish (and a JSON Lines --output) every record is also published to an MQTT broker,
-            QoS 1, with a "recordId"; the file stays the outbox: a record is confirmed once on disk, and
-            records wait there while the broker is away (README "Fleet"). A status line every 10 s
-            shows the backlog while records wait.
             Exit codes: 0 when ended by Ctrl-C/SIGTERM or --timeout (the normal end of an
             inventory; a second Ctrl-C exits 130 at once), 1 when a record cannot be written or
             --output is unusable, 3 no pcscd / no (matching) reader at the start. Readers unplugged
             later, or pcscd restarting, do not end it.
+
+            With --publish (and a JSON Lines --output) every record is also published to an MQTT broker, \
+            QoS 1, with a "recordId"; the file stays the outbox: a record is confirmed once on disk, and \
+            records wait there while the broker is away (README "Fleet"). A status line every 10 s \
+            shows the backlog while records wait.
             """)
 
     @Option(name: [.short, .long], help: ArgumentHelp("Append records to this file (created if missing; its directory must exist). Default: stdout.", valueName: "file"))
