@@ -101,6 +101,33 @@ struct FleetSystemTests {
         Delivery(consumer.lines).verify(20_100)
     }
 
+    @Test("A rotated record file: the old one is finished, the new one published from its start with a new file id")
+    func rotatedFileFollowed() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let topic = topic("rotated")
+        let file = dir + "/taps.jsonl"
+        let consumer = try startConsumer(topic: topic)
+        defer { consumer.stop() }
+        var old: RecordAppender? = RecordAppender(path: file)
+        old?.append(count: 10)
+        let forward = try startForward(file: file, url: url(topic))
+        defer { forward.stop() }
+        #expect(LineProcess.waitUntil(20) { consumer.lines.count >= 10 })
+        // logrotate: rename, the writer appends a last record to the old file, then reopens the path.
+        #expect(rename(file, file + ".1") == 0)
+        old?.append(count: 1)
+        old = nil
+        let fresh = RecordAppender(path: file)
+        fresh.append(count: 5)
+        #expect(LineProcess.waitUntil(20) { consumer.lines.count >= 16 }, "\(forward.stderr)")
+        let messages = consumer.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(messages.map { $0["seq"] as? Int ?? 0 } == Array(1...11) + Array(1...5))
+        let ids = messages.compactMap { $0["recordId"] as? String }
+        #expect(Set(ids).count == 16, "ids are unique across the two files: \(ids)")
+        #expect(ids[11].hasSuffix("-1") && ids[10].hasSuffix("-11") && ids[11].dropLast(2) != ids[0].dropLast(2))
+        #expect(forward.stderr.contains("was replaced (rotated)"))
+    }
+
     @Test("mqtts with the test CA delivers; another CA is refused and the records wait")
     func tlsVerifiesTheBroker() throws {
         defer { try? FileManager.default.removeItem(atPath: dir) }
