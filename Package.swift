@@ -25,10 +25,12 @@ let package = Package(
         .target(name: "CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
         .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Thin typed wrappers: every C call of a library lives in one module.
         .target(name: "PCSC", dependencies: ["CPCSCLite"]),
         .target(name: "LibNFC", dependencies: ["CLibNFC"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto"]),
 
         // Pure Swift: codecs and tag logic, testable without a reader.
         .target(name: "NDEF"),
@@ -44,6 +46,9 @@ let package = Package(
         // Desktop entries, Exec lines, URL claims, launch files: `nfctap agent` (background reading).
         .target(name: "DesktopIntegration"),
 
+        // Fleet: records of a JSONL file published to an MQTT broker, nothing lost (README "Fleet").
+        .target(name: "Fleet", dependencies: ["MQTT"]),
+
         // Virtual tags, the vpcd card client and the PN532 emulator (tests, `demo`, `emulate`).
         .target(name: "TagEmulation", dependencies: ["NFCTags", "NFCReaders", "NDEF"]),
 
@@ -51,7 +56,7 @@ let package = Package(
             name: "nfctap",
             dependencies: [
                 "NDEF", "NFCTags", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "RecordOutput",
-                "DesktopIntegration",
+                "DesktopIntegration", "Fleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -72,7 +77,7 @@ let package = Package(
 
         .executableTarget(
             name: "nfctap-bench",
-            dependencies: ["NDEF", "NFCTags", "NFCReaders", "TagEmulation", "ZebraPrinter", "CoreNFCLinux", "PCSC"],
+            dependencies: ["NDEF", "NFCTags", "NFCReaders", "TagEmulation", "ZebraPrinter", "CoreNFCLinux", "PCSC", "Fleet", "MQTT"],
             path: "Benchmarks/nfctap-bench"
         ),
 
@@ -85,12 +90,13 @@ let package = Package(
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "ZebraPrinter"]),
         .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"]),
         .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"]),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT"]),
         // Ring 3 (system): real pcscd + vpcd, libnfc + PN532 emulator, BlueZ mock, the CLI as a user runs it.
         // Started by scripts/test.sh; each suite is skipped with a clear reason when its daemon is absent.
         .testTarget(
             name: "SystemTests",
             dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "NFCReaders", "Pairing", "ZebraPrinter",
-                           "CoreNFCLinux", "RecordOutput", "nfctap", "DesktopIntegration"],
+                           "CoreNFCLinux", "RecordOutput", "nfctap", "DesktopIntegration", "Fleet", "MQTT"],
             exclude: ["Fixtures/bluez_zebra.py"]
         ),
     ],

@@ -8,6 +8,7 @@ NFCTAP_RUNTIME_PACKAGES=(
     libnfc-dev libnfc-bin             # libnfc: build, nfc-list
     libsystemd-dev                    # sd-bus client (BlueZ pairing)
     procps                            # pgrep (run.sh: is pcscd running?)
+    libmosquitto-dev                  # MQTT client library (fleet: --publish)
 )
 # What the tests need on top (scripts/test.sh): a private bus with a BlueZ mock, the tools that
 # check the packaging, and namespaces. The virtual reader driver (vsmartcard-vpcd) is NOT
@@ -19,6 +20,7 @@ NFCTAP_TEST_PACKAGES=(
     iproute2 util-linux     # ip, ss (scripts/services/pcscd-ctl); unshare (scripts/test.sh)
     dpkg-dev                # dpkg-shlibdeps (scripts/package-deb.sh and its test)
     xdg-utils desktop-file-utils   # nfctap agent: xdg-open/xdg-mime, desktop-file-validate
+    mosquitto mosquitto-clients openssl   # a private MQTT broker with a test CA (scripts/services/mosquitto.sh)
 )
 
 log() { printf 'nfctap: %s\n' "$*" >&2; }
@@ -34,8 +36,27 @@ ensure_packages() {
         [ "$(id -u)" -eq 0 ] || sudo="sudo"
         log "installing Debian packages: ${missing[*]}"
         $sudo apt-get update -qq
+        local broker_before; broker_before="$(pgrep -x mosquitto || true)"
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+        case " ${missing[*]} " in *" mosquitto "*) stop_broker_started_by_install "$broker_before" ;; esac
     fi
+}
+
+# Debian's mosquitto package starts and enables the system broker (listening on every address)
+# where systemd runs. The tests use their own broker on 127.0.0.1: stop and disable the system
+# one, but only when this install started it (no broker ran before).
+stop_broker_started_by_install() {
+    local before="$1" sudo=""
+    [ -z "$before" ] || return 0
+    pgrep -x mosquitto >/dev/null || return 0
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    log "stopping the system mosquitto that its package installation started"
+    if [ -d /run/systemd/system ]; then
+        $sudo systemctl disable --now mosquitto.service >/dev/null 2>&1 || true
+    else
+        $sudo service mosquitto stop >/dev/null 2>&1 || true
+    fi
+    if [ -s /run/mosquitto/mosquitto.pid ]; then $sudo kill "$(cat /run/mosquitto/mosquitto.pid)" 2>/dev/null || true; fi
 }
 
 # Puts Swift on PATH (the toolchain lives at /opt/swift on the project's machines).

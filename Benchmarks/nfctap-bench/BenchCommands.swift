@@ -22,6 +22,11 @@ func runSubcommandIfAsked() {
     case "cli-paths": cliPathTable(nfctap: rest.first ?? "")
     case "tap-latency": printTable(sessionLatencyBenchmarkRows())
     case "idle-pcsc": idleCPU(backend: PCSCBackend(), seconds: rest.first.flatMap(Double.init) ?? 15)
+    case "fleet":  // PORT [records] [stations] [records per station] [latency samples] (FleetBenchmark.swift)
+        fleetBenchmark(port: rest.first.flatMap(Int.init) ?? 1883, records: rest.dropFirst().first.flatMap(Int.init) ?? 20_000,
+                       stations: rest.dropFirst(2).first.flatMap(Int.init) ?? 50,
+                       perStation: rest.dropFirst(3).first.flatMap(Int.init) ?? 1000,
+                       latencySamples: rest.dropFirst(4).first.flatMap(Int.init) ?? 500)
     case "idle-libnfc":
         idleCPU(backend: LibNFCBackend(devices: [rest.first ?? ""], environment: [:]),
                 seconds: rest.dropFirst().first.flatMap(Double.init) ?? 30)

@@ -22,6 +22,7 @@ struct NFCTap: ParsableCommand {
             Decode.self,
             Kiosk.self,
             Doctor.self,
+            FleetCommand.self,
             Inventory.self,
             Demo.self,
             Emulate.self,

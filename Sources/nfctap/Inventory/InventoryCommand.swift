@@ -1,6 +1,7 @@
 import ArgumentParser
 import CoreNFCLinux
 import Dispatch
+import Fleet
 import Foundation
 import NFCReaders
 
@@ -42,6 +43,11 @@ struct Inventory: ParsableCommand {
             inventory; a second Ctrl-C exits 130 at once), 1 when a record cannot be written or
             --output is unusable, 3 no pcscd / no (matching) reader at the start. Readers unplugged
             later, or pcscd restarting, do not end it.
+
+            With --publish (and a JSON Lines --output) every record is also published to an MQTT broker, \
+            QoS 1, with a "recordId"; the file stays the outbox: a record is confirmed once on disk, and \
+            records wait there while the broker is away (README "Fleet"). A status line every 10 s \
+            shows the backlog while records wait.
             """)
 
     @Option(name: [.short, .long], help: ArgumentHelp("Append records to this file (created if missing; its directory must exist). Default: stdout.", valueName: "file"))
@@ -59,6 +65,8 @@ struct Inventory: ParsableCommand {
     @Option(help: ArgumentHelp("End the inventory after this many seconds. Default: run until Ctrl-C.", valueName: "seconds"))
     var timeout: Double?
 
+    @OptionGroup var publish: PublishOptions
+
     /// Longest --timeout / --duplicate-window accepted (about 31 years): keeps Duration arithmetic exact.
     static let maxSeconds = 1e9
 
@@ -70,6 +78,12 @@ struct Inventory: ParsableCommand {
             guard timeout.isFinite, timeout > 0, timeout <= Self.maxSeconds else {
                 throw ValidationError("--timeout must be a number of seconds above 0 and at most \(Int(Self.maxSeconds))")
             }
+        }
+        if publish.url != nil {
+            guard let output, output != "-" else { throw ValidationError("--publish needs --output FILE: the file is the outbox records are published from") }
+            guard (format ?? .guess(forPath: output)) == .jsonl else { throw ValidationError("--publish needs JSON Lines output (--format jsonl)") }
+        } else if publish.caFile != nil {
+            throw ValidationError("--mqtt-ca goes with --publish mqtts://…")
         }
     }
 
@@ -89,6 +103,20 @@ struct Inventory: ParsableCommand {
         }
 
         let environment = readerOptions.environment
+        let forwarder: Forwarder?
+        do {
+            forwarder = try publish.startForwarder(outbox: output ?? "-", statusEvery: 10) { progress.note($0) }
+        } catch let error as CLIError {
+            progress.note("nfctap: error: " + error.message)
+            throw NFCTapExit.failure
+        }
+        defer {
+            if let forwarder {
+                forwarder.stop(drain: .seconds(2))
+                progress.note("MQTT: " + NDEFText.safe(forwarder.status.summary))
+            }
+        }
+
         let readers: [ReaderInfo]
         do {
             readers = try InventoryPreflight.readers(in: environment, matching: readerOptions.readers)

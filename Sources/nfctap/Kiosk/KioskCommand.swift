@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoreNFCLinux
+import Fleet
 import Foundation
 import Logging
 import NFCReaders
@@ -18,6 +19,8 @@ struct Kiosk: ParsableCommand {
             The "output" file: a symbolic link, FIFO, device or directory is refused ("-" is stdout); an existing file that is not the kiosk's JSON lines is refused and left untouched; a second process on the same file is refused, naming the PID holding it (an fcntl lock). A line that cannot be written (disk full) is cut back and the tap is red; a deleted or renamed file is replaced by a new one at the path before the next line. See README "Faults".
 
             "exec" programs (and "pairWith": "exec:…") run in their own process group, which is ended (SIGTERM, then SIGKILL 2 s later) when the program exits or times out: nothing started in the background outlives the tap.
+
+            With "publish": {"url": "mqtt://…"} every line of the output file also goes to an MQTT broker, QoS 1, from the file (the outbox), nothing lost while the broker is away; the backlog is logged every 30 s while records wait (README "Fleet"). Read at start only.
 
             Signals: SIGTERM / SIGINT finish the tag in hand and exit 0; SIGHUP reloads the configuration (an invalid one is logged and the running one kept) and reopens the output file (for logrotate).
 
@@ -76,6 +79,13 @@ struct Kiosk: ParsableCommand {
             logger.critical("cannot start", metadata: ["error": "\(error)"])
             throw NFCTapExit.failure
         }
+        let forwarder: Forwarder?
+        do {
+            forwarder = try KioskPublisher.start(configuration, configPath: config, logger: logger)
+        } catch {
+            logger.critical("cannot publish", metadata: ["error": "\(error)"])
+            throw NFCTapExit.failure
+        }
         let signals = DispatchQueue(label: "nfctap.kiosk.signals")
         let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: signals) { number in
             if number == SIGHUP {
@@ -96,6 +106,7 @@ struct Kiosk: ParsableCommand {
         }
         done.wait()
         withExtendedLifetime(trap) {}
+        forwarder?.stop(drain: .seconds(1))
     }
 
     /// The file's configuration, or the defaults without `--config`.

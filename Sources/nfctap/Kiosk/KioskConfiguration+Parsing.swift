@@ -5,7 +5,7 @@ import Pairing
 extension KioskConfiguration {
     /// Every top-level key, for the "unknown key" message.
     static let knownKeys = ["action", "backends", "bluetooth", "command", "duplicateWindowSeconds", "feedback",
-                            "logLevel", "output", "pairWith", "readers", "sync", "timeoutSeconds", "trace"]
+                            "logLevel", "output", "pairWith", "publish", "readers", "sync", "timeoutSeconds", "trace"]
 
     /// `timeoutSeconds`: long enough to start a program (0.1 s), short enough that a stuck one is
     /// noticed (1 h). Anything outside (`1e-9` would round to 0) is refused, naming the key.
@@ -139,10 +139,11 @@ extension KioskConfiguration {
         }
         if command != nil, action != "exec" { throw fail("command", "only used with \"action\": \"exec\"") }
         if pairWith != nil, action != "pair" { throw fail("pairWith", "only used with \"action\": \"pair\"") }
+        if let publish = doc["publish"] { c.publish = try parsePublish(publish, configuration: c, fail: fail) }
         return c
     }
 
-    private static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error) -> String {
         if case let DecodingError.dataCorrupted(context) = error {
             return (context.underlyingError as NSError?)?.debugDescription ?? context.debugDescription
         }
@@ -150,7 +151,7 @@ extension KioskConfiguration {
     }
 
     /// Typed access to one object's keys, with messages naming the key.
-    private struct Reader {
+    struct Reader {
         var doc: [String: ConfigJSON]
         var prefix = ""
         var fail: (String?, String) -> KioskConfigurationError

@@ -1,4 +1,5 @@
 import CoreNFCLinux
+import Fleet
 import Logging
 import Pairing
 
@@ -52,6 +53,9 @@ struct KioskConfiguration: Equatable, Sendable {
     var logLevel: Logger.Level = .info
     /// Every exchange with the readers logged to stderr (`--trace`); taken at start only.
     var trace = false
+    /// `"publish"`: every line of the output file also goes to an MQTT broker (README "Fleet").
+    /// Read at start only: a reload keeps the running forwarder.
+    var publish: PublishSettings? = nil
 
     /// The session's reader filter.
     var readerFilter: NFCReaderFilter { NFCReaderFilter(readerQueries: readers) }

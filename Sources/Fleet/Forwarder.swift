@@ -1,0 +1,185 @@
+import Foundation
+import MQTT
+
+/// Publishes a JSONL record file to an MQTT broker, QoS 1, in order, from the last acknowledged
+/// record on, and keeps that position next to the file (README "Fleet").
+///
+/// The file is the outbox: the forwarder only reads it. A record counts as published once the
+/// broker's PUBACK is in; the position (`OutboxPosition`) then moves past it. A lost connection,
+/// a broker restart or a killed process delays records, never drops or reorders them: on every
+/// reconnect publishing starts again at the first unacknowledged record (at-least-once; the
+/// record id lets consumers drop the repeats).
+///
+/// One thread owns the MQTT client, the reader and the position; `status` and `stop` may be
+/// called from any thread.
+public final class Forwarder: @unchecked Sendable {
+    // @unchecked: the thread's state is touched only by the thread; `shared` is behind `lock`.
+
+    public enum LogLevel: Sendable { case info, warning, error }
+
+    public let configuration: ForwarderConfiguration
+    /// Messages for the log, passwords already removed. Set before `start()`.
+    public var onLog: @Sendable (LogLevel, String) -> Void = { _, _ in }
+
+    let redact: Redactor
+    let lock = NSLock()
+    var shared = Shared()
+    private let finished = DispatchSemaphore(value: 0)
+    private var started = false
+
+    struct Shared {
+        var status = ForwarderStatus()
+        var acknowledgedOffset: UInt64 = 0
+        var stopRequested = false
+        var drainDeadline: ContinuousClock.Instant?
+        /// When the backlog last went from empty to not empty (age for records without "time").
+        var backlogSince: Date?
+    }
+
+    // Thread state: used by the forwarding thread only (here and in Forwarder+Connection/+Outbox).
+    var reader: OutboxReader?
+    var position = OutboxPosition(device: 0, inode: 0)
+    var client: MQTTClient?
+    var connected = false
+    var connectStartedAt = ContinuousClock.now
+    var inFlight: [(mid: Int32, end: UInt64, sequence: UInt64, sentAt: ContinuousClock.Instant)] = []
+    var acknowledged: Set<Int32> = []
+    var statusMessage: Int32?
+    var nextSequence: UInt64 = 1
+    var pendingDrop: String?
+    var retryDelay: Duration
+    var nextAttempt = ContinuousClock.now
+    var lastPersist = ContinuousClock.now
+    var persistedOffset: UInt64 = 0
+    var lastRotationCheck = ContinuousClock.now
+    var lastProblem: String?
+    var watcher: FileWatcher?
+
+    public init(configuration: ForwarderConfiguration) {
+        self.configuration = configuration
+        redact = Redactor(url: configuration.url)
+        retryDelay = configuration.retryMin
+    }
+
+    /// Starts the forwarding thread (once).
+    public func start() {
+        guard !started else { return }
+        started = true
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "nfctap.fleet.forwarder"
+        thread.start()
+    }
+
+    /// Stops: keeps publishing for up to `drain` while connected and records are left, then
+    /// publishes the retained "offline" status, disconnects and saves the position. Blocks until done.
+    public func stop(drain: Duration = .zero) {
+        guard started else { return }
+        lock.withLock {
+            shared.stopRequested = true
+            shared.drainDeadline = ContinuousClock.now + drain
+        }
+        finished.wait()
+        finished.signal()
+    }
+
+    /// The connection state and backlog now.
+    public var status: ForwarderStatus {
+        let (base, offset, since) = lock.withLock { (shared.status, shared.acknowledgedOffset, shared.backlogSince) }
+        var status = base
+        if let backlog = try? Backlog.measure(path: configuration.outboxPath, from: offset) {
+            status.backlogRecords = backlog.records
+            status.backlogBytes = backlog.bytes
+            if backlog.records > 0 {
+                if let time = backlog.oldestTime {
+                    status.oldestUnsentAge = max(0, Date().timeIntervalSince(time))
+                } else if let since {
+                    status.oldestUnsentAge = max(0, Date().timeIntervalSince(since))
+                }
+            }
+            lock.withLock {
+                if backlog.records == 0 { shared.backlogSince = nil } else if shared.backlogSince == nil { shared.backlogSince = Date() }
+            }
+        }
+        return status
+    }
+
+    func log(_ level: LogLevel, _ message: String) { onLog(level, redact(message)) }
+
+    func setConnection(_ connection: ForwarderStatus.Connection, error: String? = nil) {
+        lock.withLock {
+            shared.status.connection = connection
+            if let error { shared.status.lastError = redact(error) }
+        }
+    }
+
+    // MARK: The thread
+
+    private func run() {
+        while true {
+            let (stopping, deadline) = lock.withLock { (shared.stopRequested, shared.drainDeadline) }
+            if stopping {
+                let drained = inFlight.isEmpty && (reader.map { (try? $0.peekEmpty()) ?? true } ?? true)
+                if !connected || drained || ContinuousClock.now >= (deadline ?? .now) { break }
+            }
+            if reader == nil {
+                openOutbox()
+                if reader == nil { sleep(for: .milliseconds(250)); continue }
+            }
+            if client == nil {
+                if ContinuousClock.now < nextAttempt {
+                    watcher?.wait(until: min(nextAttempt, ContinuousClock.now + .milliseconds(250)))
+                    continue
+                }
+                connect()
+                continue
+            }
+            if !connected {
+                step { try client?.loop(timeoutMilliseconds: 50) }
+                if client != nil, !connected, ContinuousClock.now - connectStartedAt > configuration.ackTimeout {
+                    drop("no answer (CONNACK) from the broker within \(Self.seconds(configuration.ackTimeout)) s")
+                }
+                continue
+            }
+            fillWindow()
+            guard let client else { continue }
+            let socket = client.socket
+            guard socket >= 0 else { drop("the connection closed"); continue }
+            let timeout: Int32 = inFlight.isEmpty ? 250 : 100
+            let (readable, writable) = FileWatcher.poll(socket: socket, wantsWrite: client.wantsWrite,
+                                                        watcher: watcher, timeoutMilliseconds: timeout)
+            step { try client.service(readable: readable, writable: writable) }
+            if let first = inFlight.first, ContinuousClock.now - first.sentAt > configuration.ackTimeout {
+                drop("no acknowledgement (PUBACK) within \(Self.seconds(configuration.ackTimeout)) s")
+            }
+            persistIfDue()
+            checkRotation()
+        }
+        shutDown()
+    }
+
+    /// Runs one libmosquitto step; a failure or a disconnect event drops the connection.
+    func step(_ body: () throws -> Void) {
+        do {
+            try body()
+        } catch let error as MQTTError {
+            pendingDrop = pendingDrop ?? error.description
+        } catch {
+            pendingDrop = pendingDrop ?? "\(error)"
+        }
+        if let reason = pendingDrop {
+            pendingDrop = nil
+            drop(reason)
+        }
+    }
+
+    func sleep(for duration: Duration) {
+        Thread.sleep(forTimeInterval: Self.seconds(duration))
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

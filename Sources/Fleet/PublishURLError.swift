@@ -1,0 +1,26 @@
+/// Why a `--publish` URL (or a kiosk `publish.url`) is refused. Messages never contain the password.
+public enum PublishURLError: Error, Equatable, CustomStringConvertible, Sendable {
+    case unknownScheme(String)
+    case missingHost
+    case badPort(String)
+    case missingTopic
+    case badTopic(String, reason: String)
+    case badCharacters(String)
+
+    public var description: String {
+        switch self {
+        case let .unknownScheme(scheme):
+            return "unknown scheme \"\(scheme)\": use mqtt://HOST[:PORT]/TOPIC or mqtts://HOST[:PORT]/TOPIC (TLS)"
+        case .missingHost:
+            return "the URL has no broker host: use mqtt://HOST[:PORT]/TOPIC"
+        case let .badPort(port):
+            return "bad port \"\(port)\": a number from 1 to 65535"
+        case .missingTopic:
+            return "the URL has no topic: add one, e.g. mqtt://HOST/nfctap/<site>/<station>/taps"
+        case let .badTopic(topic, reason):
+            return "bad topic \"\(topic)\": \(reason)"
+        case let .badCharacters(part):
+            return "the URL's \(part) has a bad percent-escape or control character"
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// The stable id of one record: `<machine-id>-<file-id>-<seq>`, where file-id is the UUID kept
+/// in the file's position file (created with it) and seq the record's line number in the file
+/// (1-based). A record published twice (after a reconnect or a restart) has the same id, so a
+/// consumer keeps the first and drops the rest.
+public enum RecordID {
+    public static func make(machineID: String, fileID: String, sequence: UInt64) -> String {
+        "\(machineID)-\(fileID)-\(sequence)"
+    }
+
+    /// The message for one JSONL record: the record's JSON object with `"recordId"` first.
+    /// A line that is not a JSON object (never written by nfctap) is wrapped as
+    /// `{"recordId": …, "invalidRecord": "<the line>"}` rather than dropped.
+    public static func payload(record line: ArraySlice<UInt8>, id: String) -> [UInt8] {
+        var body = line
+        while let last = body.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: " ") { body = body.dropLast() }
+        while let first = body.first, first == UInt8(ascii: " ") { body = body.dropFirst() }
+        let idField = Array("\"recordId\":\"\(id)\"".utf8)
+        if body.first == UInt8(ascii: "{"), body.last == UInt8(ascii: "}"),
+           (try? JSONSerialization.jsonObject(with: Data(body))) is [String: Any] {
+            var inner = body.dropFirst().dropLast()
+            while let first = inner.first, first == UInt8(ascii: " ") { inner = inner.dropFirst() }
+            var out: [UInt8] = [UInt8(ascii: "{")] + idField
+            if !inner.isEmpty { out.append(UInt8(ascii: ",")) }
+            out += inner
+            out.append(UInt8(ascii: "}"))
+            return out
+        }
+        let text = String(decoding: body, as: UTF8.self)
+        let object: [String: String] = ["recordId": id, "invalidRecord": text]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return Array(data)
+    }
+}

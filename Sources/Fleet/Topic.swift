@@ -1,0 +1,37 @@
+/// MQTT topic names for records and station status (README "Fleet": topics).
+///
+/// Records go to `nfctap/<site>/<station>/taps` (or the URL's topic); the station's retained
+/// status, `online`/`offline` (also its Last Will), to the sibling `…/status`.
+public enum Topic {
+    /// Longest topic accepted (MQTT 3.1.1 §1.5.3: a UTF-8 string of at most 65,535 bytes).
+    public static let maxBytes = 65_535
+
+    /// A topic a message may be published to: non-empty, no wildcards (`+`, `#`), no NUL.
+    /// - Throws: `PublishURLError.badTopic`.
+    public static func validate(_ topic: String) throws {
+        if topic.isEmpty { throw PublishURLError.badTopic(topic, reason: "empty") }
+        if topic.utf8.count > maxBytes { throw PublishURLError.badTopic(String(topic.prefix(40)) + "…", reason: "longer than 65535 bytes") }
+        if topic.contains("+") || topic.contains("#") {
+            throw PublishURLError.badTopic(topic, reason: "'+' and '#' are subscription wildcards, not allowed when publishing")
+        }
+        if topic.unicodeScalars.contains(where: { $0.value == 0 }) { throw PublishURLError.badTopic(topic, reason: "contains NUL") }
+    }
+
+    /// A site or station name: one topic level.
+    /// - Throws: `PublishURLError.badTopic`.
+    public static func validateLevel(_ name: String, what: String) throws {
+        guard !name.isEmpty, !name.contains("/"), !name.contains("+"), !name.contains("#"),
+              !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+            throw PublishURLError.badTopic(name, reason: "a \(what) name is one non-empty topic level: no '/', '+', '#' or control characters")
+        }
+    }
+
+    /// `nfctap/<site>/<station>/taps`.
+    public static func taps(site: String, station: String) -> String { "nfctap/\(site)/\(station)/taps" }
+
+    /// The station's status topic: `…/status` next to a topic ending in `/taps`, else `<topic>/status`.
+    public static func status(forRecords topic: String) -> String {
+        if topic.hasSuffix("/taps") { return String(topic.dropLast("taps".count)) + "status" }
+        return topic + "/status"
+    }
+}

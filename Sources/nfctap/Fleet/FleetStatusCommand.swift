@@ -1,0 +1,89 @@
+import ArgumentParser
+import Fleet
+import Foundation
+
+/// `nfctap fleet status FILE`: the published position of a record file and its backlog.
+struct FleetStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "How many records of a file are not yet acknowledged by the broker, and how old the oldest is.",
+        discussion: """
+            Reads FILE and FILE.fleet-position (written by the forwarder); changes neither. \
+            The oldest record's age comes from its "time" field (inventory records have one).
+            Exit codes: 0 shown, 1 FILE unreadable or its position file invalid.
+            """)
+
+    @Argument(help: ArgumentHelp("The JSONL record file (inventory --output, the kiosk's output).", valueName: "file"))
+    var file: String
+
+    @Flag(help: "One JSON object on stdout instead of text.")
+    var json = false
+
+    func run() throws {
+        let report: FleetStatusReport
+        do {
+            report = try FleetStatusReport(file: file)
+        } catch {
+            Self.fail(CLIError(NDEFText.safe("\(error)")))
+        }
+        if json {
+            print(report.json)
+        } else {
+            for line in report.lines { print(line) }
+        }
+    }
+}
+
+/// What `fleet status` shows.
+struct FleetStatusReport {
+    var file: String
+    var position: OutboxPosition?
+    var backlog: Backlog
+    var lastAcknowledged: Date?
+
+    init(file: String, now: Date = Date()) throws {
+        self.file = file
+        let positionPath = OutboxPosition.path(forOutbox: file)
+        var st = stat()
+        guard stat(file, &st) == 0 else { throw FleetError.io(operation: "read", path: file, errno: errno) }
+        position = try OutboxPosition.load(path: positionPath)
+        if let p = position, p.inode != UInt64(st.st_ino) || p.offset > UInt64(st.st_size) { position = nil }
+        backlog = try Backlog.measure(path: file, from: position?.offset ?? 0)
+        if position != nil, let attributes = try? FileManager.default.attributesOfItem(atPath: positionPath) {
+            lastAcknowledged = attributes[.modificationDate] as? Date
+        }
+    }
+
+    var oldestAge: Double? { backlog.oldestTime.map { max(0, Date().timeIntervalSince($0)) } }
+
+    var lines: [String] {
+        var out = ["File: \(file)"]
+        if let position {
+            out.append("Published: \(position.records) records (\(position.offset) bytes) acknowledged; file id \(position.fileID)")
+        } else {
+            out.append("Published: nothing yet (no position file for this file)")
+        }
+        var backlogLine = "Backlog: \(backlog.records) records, \(backlog.bytes) bytes"
+        if let age = oldestAge { backlogLine += String(format: ", oldest %.1f s old", age) }
+        out.append(backlogLine)
+        if let lastAcknowledged {
+            out.append(String(format: "Last acknowledgement saved %.1f s ago", max(0, Date().timeIntervalSince(lastAcknowledged))))
+        }
+        return out
+    }
+
+    var json: String {
+        var object: [String: Any] = [
+            "file": file,
+            "acknowledgedRecords": position?.records ?? 0,
+            "acknowledgedBytes": position?.offset ?? 0,
+            "backlogRecords": backlog.records,
+            "backlogBytes": backlog.bytes,
+            "fileId": position?.fileID ?? NSNull(),
+            "oldestUnsentAgeSeconds": oldestAge ?? NSNull(),
+        ]
+        object["lastAcknowledgedAgeSeconds"] = lastAcknowledged.map { max(0, Date().timeIntervalSince($0)) } ?? NSNull()
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

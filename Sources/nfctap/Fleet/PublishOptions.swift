@@ -1,0 +1,60 @@
+import ArgumentParser
+import Fleet
+import Foundation
+
+/// `--publish URL` and `--mqtt-ca FILE` (inventory, fleet forward).
+struct PublishOptions: ParsableArguments {
+    @Option(name: .customLong("publish"),
+            help: ArgumentHelp("Also publish every record to an MQTT broker: mqtt://[user[:pass]@]HOST[:PORT]/TOPIC or mqtts://… (TLS). The password may come from NFCTAP_MQTT_PASSWORD instead.", valueName: "url"))
+    var url: String?
+
+    @Option(name: .customLong("mqtt-ca"), help: ArgumentHelp("PEM file of the CA that signed the broker's certificate (mqtts). Default: the system's CAs.", valueName: "file"))
+    var caFile: String?
+
+    /// The forwarder for `outbox`, started, with its log and status lines going to `log`;
+    /// nil without --publish.
+    /// - Throws: `CLIError` for a bad URL, a missing machine id.
+    func startForwarder(outbox: String, statusEvery: Double, tune: (inout ForwarderConfiguration) -> Void = { _ in },
+                        log: @escaping @Sendable (String) -> Void) throws -> Forwarder? {
+        guard let url else { return nil }
+        let settings: PublishSettings
+        do {
+            settings = try PublishSettings(url: url, caFile: caFile)
+        } catch {
+            throw CLIError("--publish: " + NDEFText.safe("\(error)"))
+        }
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw CLIError("--mqtt-ca: cannot read \(NDEFText.safe(caFile))")
+        }
+        if settings.url.password != nil, ProcessInfo.processInfo.environment[PublishSettings.passwordVariable] == nil {
+            log("nfctap: warning: the MQTT password on the command line is visible to other users (ps): prefer \(PublishSettings.passwordVariable)")
+        }
+        let machineID: String
+        do {
+            machineID = try StationIdentity.machineID()
+        } catch {
+            throw CLIError(NDEFText.safe("\(error)"))
+        }
+        var configuration = settings.configuration(outbox: outbox, machineID: machineID)
+        tune(&configuration)
+        let forwarder = Forwarder(configuration: configuration)
+        forwarder.onLog = { _, message in log(NDEFText.safe(message)) }
+        forwarder.start()
+        let monitor = ForwarderMonitor(forwarder: forwarder, interval: .milliseconds(Int64(statusEvery * 1000))) { status in
+            log("MQTT: " + NDEFText.safe(status.summary))
+        }
+        Self.monitors.withLock { $0.append(monitor) }
+        return forwarder
+    }
+
+    /// Monitors live as long as the process.
+    private static let monitors = LockedBox<[ForwarderMonitor]>([])
+}
+
+/// A value behind a lock.
+final class LockedBox<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
+}
