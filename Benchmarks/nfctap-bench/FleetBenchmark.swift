@@ -18,7 +18,7 @@ final class BenchConsumer: @unchecked Sendable {
         let subscribed = DispatchSemaphore(value: 0)
         client.onEvent = { [unowned self] event in
             switch event {
-            case .connected: try? client.subscribe(topic, qos: 1)
+            case .connected: _ = try? client.subscribe(topic, qos: 1)
             case .subscribed: subscribed.signal()
             case let .message(_, payload):
                 var latency: Double?
@@ -63,7 +63,7 @@ func writeRecords(_ path: String, count: Int, from first: Int = 1) {
     for seq in first..<(first + count) {
         text += "{\"seq\":\(seq),\"time\":\"2026-11-25T03:00:00.000Z\",\"uid\":\"04A1B2C3D4E5F6\",\"type\":\"ntag213\",\"product\":\"NTAG213\",\"reader\":\"Bench Reader 00 00\",\"summary\":\"https://example.com/asset/\(seq)\",\"duplicate\":false}\n"
     }
-    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
 }
 
 func benchForwarder(_ path: String, port: Int, topic: String, maxInFlight: Int = 16) -> Forwarder {
@@ -135,7 +135,7 @@ func fleetBenchmark(port: Int, records: Int, stations: Int, perStation: Int, lat
     do {
         let path = dir + "/latency.jsonl"
         let topic = "bench/latency/taps"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let consumer = try? BenchConsumer(port: port, topic: topic)
         let forwarder = benchForwarder(path, port: port, topic: topic)
         forwarder.start()

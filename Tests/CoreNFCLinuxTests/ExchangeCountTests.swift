@@ -82,7 +82,9 @@ struct ExchangeCountTests {
         }
         let read = try #require(report)
         #expect(read.error == nil)
-        #expect(read.details?.capacity != nil && read.details?.product != nil && read.details?.status == .readWrite)
+        // A chip that does not answer GET_VERSION (a plain Ultralight) is only guessed from its CC.
+        #expect(read.details?.capacity != nil && read.details?.status == .readWrite)
+        #expect((read.details?.product ?? read.details?.productGuess) != nil)
         #expect(try #require(backend.reader(named: "Virtual A")).plan.exchangeCount == kind.read)
     }
 

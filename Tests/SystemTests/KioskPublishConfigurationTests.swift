@@ -38,7 +38,7 @@ struct KioskPublishConfigurationTests {
     @Test func warnsWhenEveryoneCanReadThePassword() throws {
         let path = NSTemporaryDirectory() + "kiosk-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        FileManager.default.createFile(atPath: path, contents: Data("{}".utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data("{}".utf8))
         let withPassword = try PublishSettings(url: "mqtt://u:secret@b/t", environment: [:])
         chmod(path, 0o644)
         let warning = try #require(withPassword.worldReadableWarning(configurationPath: path))
