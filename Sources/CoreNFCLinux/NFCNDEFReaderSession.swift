@@ -166,12 +166,20 @@ extension NFCNDEFReaderSession: SessionEngineHost {
         }
     }
 
-    /// Read-only mode: reads every tag of the batch (single-read: until the first message).
+    /// Read-only mode: reads every tag of the batch (single-read: until the first message), each
+    /// reader on its own lane; each reader's results are handled as that reader is done.
     private func read(_ batch: [TagPresence]) {
+        engine.readBatch(batch.filter { $0.isPresent }, stopAtFirstMessage: invalidateAfterFirstRead) { [self] results in
+            readCompleted(results)
+        }
+    }
+
+    /// Engine queue, session active.
+    private func readCompleted(_ results: [(presence: TagPresence, outcome: TagReadOutcome)]) {
         var messages: [NFCNDEFMessage] = []
         var lost: NFCReaderError?
-        for presence in batch where presence.isPresent {
-            switch engine.readMessage(from: presence) {
+        for (presence, outcome) in results {
+            switch outcome {
             case let .message(message):
                 engine.emit(.ndefRead(message, from: presence.detected))
                 messages.append(message)

@@ -13,8 +13,10 @@ protocol SessionEngineHost: AnyObject {
 }
 
 /// The state machine shared by every session class: readers, tag presence, batching, polling,
-/// the time limit, connections, one invalidation. All work (including blocking tag I/O) runs on
-/// one serial queue; state read from other threads sits behind `state`.
+/// the time limit, connections, one invalidation. The state machine runs on one serial queue that
+/// never waits for a tag: every tag exchange runs on its reader's lane (`ReaderLane`) under the
+/// operation deadline, so a stuck card holds only its own reader (SessionEngine+Lanes.swift).
+/// State read from other threads sits behind `state`.
 final class SessionEngine: @unchecked Sendable {
     enum Phase { case idle, starting, active, invalidated }
 
@@ -50,6 +52,10 @@ final class SessionEngine: @unchecked Sendable {
     private var batchQueued = false
     private var limitTimer: (any NFCScheduledAction)?
     var connection: ActiveConnection?
+    /// Tag operations running on reader lanes, with what ends each early (engine queue).
+    var inFlight: [ObjectIdentifier: (operation: TagOperation, expire: (NFCReaderError) -> Void)] = [:]
+    /// Serializes `tagReportHandler` calls, which come from several reader lanes.
+    let reportLock = NSLock()
 
     init(sessionQueue: DispatchQueue, configuration: NFCSessionConfiguration, environment: NFCReaderEnvironment) {
         self.sessionQueue = sessionQueue
@@ -211,6 +217,7 @@ final class SessionEngine: @unchecked Sendable {
         state.withLock { _ in presence.isPresent = false }
         present.removeAll { $0 === presence }
         pending.removeAll { $0 === presence }
+        expireOperations(on: presence)
         if connection?.tag.presence === presence {
             dropConnection()
         }
@@ -341,7 +348,10 @@ final class SessionEngine: @unchecked Sendable {
         for monitor in monitors { monitor.stop() }
         monitors = []
         monitoredBackends = []
-        connection?.link.disconnect()
+        // Nothing here waits for a tag: a stuck exchange is abandoned and its connection closes
+        // on its lane once the driver lets go.
+        abandonOperations()
+        if let link = connection?.link { closeOnLane(link) }
         connection = nil
         present = []
         readers = [:]

@@ -30,7 +30,7 @@ public final class PCSCTagConnection: TagConnection {
     /// ACR122U LED + buzzer (`FF 00 40 P2 04 T1 T2 REP LINK`, T in 100 ms units) when the reader has
     /// them; nothing elsewhere. Errors and the `90 <LED state>` reply are ignored: feedback is best effort.
     public func signal(_ feedback: ReaderFeedback) {
-        guard tag.reader.supportsFeedback else { return }
+        guard tag.reader.supportsFeedback, !transceiver.abandoned.isRaised else { return }
         _ = try? card.transmit(Self.feedbackCommand(feedback))
     }
 
@@ -51,5 +51,14 @@ public final class PCSCTagConnection: TagConnection {
     /// Closes the connection leaving the card as it is (SCARD_LEAVE_CARD).
     public func disconnect() {
         try? card.disconnect(.leave)
+    }
+
+    /// No further exchange reaches the card. pcsc-lite holds the context's lock for the whole of a
+    /// `SCardTransmit`, so neither `SCardDisconnect` nor releasing the context can end one that is
+    /// stuck, and `SCardCancel` only ends `SCardGetStatusChange`: the stuck call returns when the
+    /// card answers, leaves or pcscd's driver gives up. The connection has its own context, so
+    /// other readers are not held meanwhile.
+    public func abandon() {
+        transceiver.abandoned.raise()
     }
 }

@@ -212,18 +212,28 @@ final class VirtualTagConnection: TagConnection {
     let apdu: Transceiver?
     let type2: Type2Link?
     private weak var backend: VirtualReaderBackend?
+    private let reader: EmulatedPCSCReader
+    private let abandoned = AbandonFlag()
     private var closed = false
 
     init(tag: DetectedTag, reader: EmulatedPCSCReader, backend: VirtualReaderBackend) {
         self.tag = tag
         self.backend = backend
-        let transceiver = EmulatedPCSCTransceiver(reader: reader)
+        self.reader = reader
+        let transceiver = AbandonableTransceiver(EmulatedPCSCTransceiver(reader: reader), flag: abandoned)
         apdu = tag.technology == .type4 ? transceiver : nil
         type2 = tag.technology == .type2 ? PseudoAPDUType2Link(transceiver: transceiver, profile: reader.profile) : nil
     }
 
     func signal(_ feedback: ReaderFeedback) {
         backend?.record(feedback, on: tag.reader.name)
+    }
+
+    /// Later exchanges fail at once; an exchange stalled by `InjectedFault.stall` is released
+    /// (as a real reader's driver giving up), so abandoned work never keeps a thread.
+    func abandon() {
+        abandoned.raise()
+        reader.plan.releaseStalls()
     }
 
     func disconnect() {

@@ -1,0 +1,77 @@
+import Dispatch
+import NFCTags
+import Foundation
+
+/// The thread one reader's tag I/O runs on (docs/architecture.md, "Sessions").
+///
+/// Every blocking exchange with a tag (connect, APDUs, disconnect) runs on its reader's lane, never
+/// on a session's state queue, so a card that stops answering holds only its own reader: other
+/// readers, the session clock, deliveries and signal handling go on. Lanes are process-wide, one per
+/// reader of a backend kind: an exchange abandoned after its deadline keeps that one thread until
+/// the driver returns, and later work for the reader waits behind it instead of starting another
+/// thread. Threads stay bounded by the number of readers.
+public final class ReaderLane: @unchecked Sendable {
+    public let readerName: String
+    private let queue: DispatchQueue
+
+    private init(key: String, readerName: String) {
+        self.readerName = readerName
+        queue = DispatchQueue(label: "nfctap.reader-lane.\(key)")
+    }
+
+    /// Runs `work` after everything queued before it on this reader.
+    public func async(_ work: @escaping @Sendable () -> Void) {
+        queue.async(execute: work)
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var lanes: [String: ReaderLane] = [:]
+
+    /// The lane of `reader` on `backend` (made on first use, kept for the process's life).
+    public static func lane(for reader: ReaderInfo) -> ReaderLane {
+        let key = "\(reader.backend.rawValue):\(reader.name)"
+        return lock.withLock {
+            if let lane = lanes[key] { return lane }
+            let lane = ReaderLane(key: key, readerName: reader.name)
+            lanes[key] = lane
+            return lane
+        }
+    }
+}
+
+/// A one-way "stop" for the exchanges of one connection: set from any thread when the connection is
+/// abandoned (deadline passed, session ended); every later exchange fails with `TagError.tagLost`
+/// before it reaches the reader, so a long read stops between chunks.
+public final class AbandonFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised = false
+
+    public init() {}
+
+    public var isRaised: Bool { lock.withLock { raised } }
+
+    /// Raises the flag; returns true the first time.
+    @discardableResult
+    public func raise() -> Bool {
+        lock.withLock {
+            defer { raised = true }
+            return !raised
+        }
+    }
+}
+
+/// A transceiver that refuses every exchange once its connection was abandoned.
+public final class AbandonableTransceiver: Transceiver {
+    public let inner: Transceiver
+    public let flag: AbandonFlag
+
+    public init(_ inner: Transceiver, flag: AbandonFlag) {
+        self.inner = inner
+        self.flag = flag
+    }
+
+    public func transceive(_ command: [UInt8]) throws -> [UInt8] {
+        guard !flag.isRaised else { throw TagError.tagLost }
+        return try inner.transceive(command)
+    }
+}
