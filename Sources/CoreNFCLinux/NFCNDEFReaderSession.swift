@@ -166,23 +166,21 @@ extension NFCNDEFReaderSession: SessionEngineHost {
         }
     }
 
-    /// Read-only mode: reads every tag of the batch (single-read: until the first message), each
-    /// reader on its own lane; each reader's results are handled as that reader is done.
+    /// Read-only mode: reads every tag of the batch (single-read: until the first message). Events
+    /// come per reader as it is done (a stuck card on one reader delays no other); the delegate gets
+    /// the batch's messages in one callback once every reader of the batch is done or expired.
     private func read(_ batch: [TagPresence]) {
-        engine.readBatch(batch.filter { $0.isPresent }, stopAtFirstMessage: invalidateAfterFirstRead) { [self] results in
-            readCompleted(results)
-        }
+        engine.readBatch(batch.filter { $0.isPresent }, stopAtFirstMessage: invalidateAfterFirstRead,
+                         readerDone: { [self] results in reported(results) },
+                         batchDone: { [self] results in batchRead(results) })
     }
 
-    /// Engine queue, session active.
-    private func readCompleted(_ results: [(presence: TagPresence, outcome: TagReadOutcome)]) {
-        var messages: [NFCNDEFMessage] = []
-        var lost: NFCReaderError?
+    /// One reader's reads are done (engine queue, session active): their events.
+    private func reported(_ results: SessionEngine.ReadResults) {
         for (presence, outcome) in results {
             switch outcome {
             case let .message(message):
                 engine.emit(.ndefRead(message, from: presence.detected))
-                messages.append(message)
             case let .skipped(error):
                 engine.emit(.readFailed(presence.detected, error))
             case let .failed(error):
@@ -193,7 +191,20 @@ extension NFCNDEFReaderSession: SessionEngineHost {
                     engine.finish(error)
                     return
                 }
-                lost = lost ?? error
+            }
+        }
+    }
+
+    /// Every reader of the batch is done (engine queue, session active): the delegate's messages,
+    /// and the end of a single-read session.
+    private func batchRead(_ results: SessionEngine.ReadResults) {
+        var messages: [NFCNDEFMessage] = []
+        var lost: NFCReaderError?
+        for (_, outcome) in results {
+            switch outcome {
+            case let .message(message): messages.append(message)
+            case .skipped: break
+            case let .failed(error): lost = lost ?? error
             }
             if invalidateAfterFirstRead, !messages.isEmpty { break }
         }

@@ -14,30 +14,49 @@ enum TagReadOutcome {
 extension SessionEngine {
     // MARK: Read-only sessions
 
-    /// Reads every tag of `batch`: each reader's tags in order on that reader's lane, readers in
-    /// parallel. `deliver` gets each reader's results on the engine queue as that reader is done,
-    /// while the session is active. With `stopAtFirstMessage`, a reader stops after its first message.
+    typealias ReadResults = [(presence: TagPresence, outcome: TagReadOutcome)]
+
+    /// Reads every tag of `batch`. Multi-read: each reader's tags in order on that reader's lane,
+    /// readers in parallel, so a stuck card delays no other reader. Single-read
+    /// (`stopAtFirstMessage`): one tag after another until the first message, as iOS does, each
+    /// read bounded by the operation deadline. `readerDone` gets each reader's results as that
+    /// reader is done, `batchDone` all of them once every reader is (engine queue, session active).
     func readBatch(_ batch: [TagPresence], stopAtFirstMessage: Bool,
-                   deliver: @escaping ([(presence: TagPresence, outcome: TagReadOutcome)]) -> Void) {
-        var groups: [(reader: String, tags: [TagPresence])] = []
-        for presence in batch {
-            if let i = groups.firstIndex(where: { $0.reader == presence.detected.reader.name }) {
-                groups[i].tags.append(presence)
-            } else {
-                groups.append((presence.detected.reader.name, [presence]))
+                   readerDone: @escaping (ReadResults) -> Void,
+                   batchDone: @escaping (ReadResults) -> Void) {
+        var groups: [[TagPresence]] = []
+        if stopAtFirstMessage {
+            groups = [batch]
+        } else {
+            var names: [String] = []
+            for presence in batch {
+                if let i = names.firstIndex(of: presence.detected.reader.name) {
+                    groups[i].append(presence)
+                } else {
+                    names.append(presence.detected.reader.name)
+                    groups.append([presence])
+                }
             }
         }
+        var remaining = groups.count
+        var all: ReadResults = []
         for group in groups {
-            readInOrder(group.tags[...], results: [], stopAtFirstMessage: stopAtFirstMessage, deliver: deliver)
+            readInOrder(group[...], results: [], stopAtFirstMessage: stopAtFirstMessage) { [self] results in
+                guard phase == .active else { return }
+                if !results.isEmpty { readerDone(results) }
+                all += results
+                remaining -= 1
+                if remaining == 0, phase == .active, !all.isEmpty { batchDone(all) }
+            }
         }
     }
 
-    private func readInOrder(_ tags: ArraySlice<TagPresence>, results: [(presence: TagPresence, outcome: TagReadOutcome)],
-                             stopAtFirstMessage: Bool,
-                             deliver: @escaping ([(presence: TagPresence, outcome: TagReadOutcome)]) -> Void) {
+    /// Reads `tags` one after another; `deliver` gets the results (also none) unless the session ended.
+    private func readInOrder(_ tags: ArraySlice<TagPresence>, results: ReadResults, stopAtFirstMessage: Bool,
+                             deliver: @escaping (ReadResults) -> Void) {
         guard phase == .active else { return }
         guard let index = tags.firstIndex(where: { $0.isPresent }) else {
-            if !results.isEmpty { deliver(results) }
+            deliver(results)
             return
         }
         let presence = tags[index]

@@ -24,6 +24,21 @@ public final class ReaderLane: @unchecked Sendable {
         queue.async(execute: work)
     }
 
+    /// Waits until the work queued on this lane so far has run, at most `timeout` seconds.
+    /// Returns false when the lane is still busy (a stuck exchange). For tests.
+    public func waitUntilIdle(timeout: TimeInterval) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        return done.wait(timeout: .now() + timeout) == .success
+    }
+
+    /// `waitUntilIdle(timeout:)` on every lane; returns the lanes still busy. For tests.
+    @discardableResult
+    public static func waitUntilAllIdle(timeout: TimeInterval) -> [ReaderLane] {
+        let all = lock.withLock { Array(lanes.values) }
+        return all.filter { !$0.waitUntilIdle(timeout: timeout) }
+    }
+
     private static let lock = NSLock()
     nonisolated(unsafe) private static var lanes: [String: ReaderLane] = [:]
 
