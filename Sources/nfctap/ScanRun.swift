@@ -62,6 +62,12 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
             fallback = .failure(CLIError("no tag could be read within \(ScanFailure.seconds(timeout)): the tag on "
                                          + "\(NDEFText.safe(failed.tag.reader.name)) failed: \(NDEFText.safe(why.message))",
                                          exit: NFCTapExit.noTag))
+        } else if error.code == .readerSessionInvalidationErrorSessionTimeout,
+                  let tag = recorder.lastConnectedTag ?? recorder.lastArrivedTag {
+            // A tag was there but its read had not ended (a card answering slowly, or not at all).
+            fallback = .failure(CLIError("no tag could be read within \(ScanFailure.seconds(timeout)): the tag on "
+                                         + "\(NDEFText.safe(tag.reader.name)) did not answer in time",
+                                         exit: NFCTapExit.noTag))
         } else {
             fallback = .failure(ScanFailure.sessionEnded(error, timeout: timeout))
         }
