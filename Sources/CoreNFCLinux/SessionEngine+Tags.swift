@@ -46,7 +46,10 @@ extension SessionEngine {
                 if !results.isEmpty { readerDone(results) }
                 all += results
                 remaining -= 1
-                if remaining == 0, phase == .active, !all.isEmpty { batchDone(all) }
+                guard remaining == 0, phase == .active, !all.isEmpty else { return }
+                // In the batch's order, whichever reader finished first.
+                let order = { (p: TagPresence) in batch.firstIndex { $0 === p } ?? 0 }
+                batchDone(all.sorted { order($0.presence) < order($1.presence) })
             }
         }
     }
@@ -217,6 +220,8 @@ extension SessionEngine {
         if let error = usability(of: tag, needsConnection: false) { return completion(error) }
         if connection?.tag === tag { return completion(nil) }
         dropConnection()
+        connectRequests += 1
+        let ticket = connectRequests
         let exclusive = configuration.exclusiveAccess
         let identifiers = configuration.iso7816SelectIdentifiers
         let presence = tag.presence
@@ -243,10 +248,16 @@ extension SessionEngine {
             case let .failure(error):
                 completion(error)
             case let .success(box):
-                // The tag may have left, or another connect won, while this one was opening.
+                // The tag may have left while this one was opening.
                 if let error = usability(of: tag, needsConnection: false) {
                     closeOnLane(box.value)
                     return completion(error)
+                }
+                // A later connect(to:) replaced this one while both were opening (on two readers'
+                // lanes): it connected, and was dropped at once, as if the calls had run in turn.
+                guard ticket == connectRequests else {
+                    closeOnLane(box.value)
+                    return completion(nil)
                 }
                 dropConnection()
                 connection = ActiveConnection(tag: tag, link: box.value, makeOperations: environment.makeNDEFOperations)

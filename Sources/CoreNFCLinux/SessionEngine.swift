@@ -54,6 +54,8 @@ final class SessionEngine: @unchecked Sendable {
     var connection: ActiveConnection?
     /// Tag operations running on reader lanes, with what ends each early (engine queue).
     var inFlight: [ObjectIdentifier: (operation: TagOperation, expire: (NFCReaderError) -> Void)] = [:]
+    /// Counts `connect(to:)` calls: only the latest one's connection is kept (engine queue).
+    var connectRequests = 0
     /// Serializes `tagReportHandler` calls, which come from several reader lanes.
     let reportLock = NSLock()
 
