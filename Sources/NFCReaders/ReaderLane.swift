@@ -12,23 +12,47 @@ import Foundation
 /// thread. Threads stay bounded by the number of readers.
 public final class ReaderLane: @unchecked Sendable {
     public let readerName: String
-    private let queue: DispatchQueue
+    /// Work queued for the lane's thread, in order; guarded by `condition`.
+    private let condition = NSCondition()
+    private var work: [@Sendable () -> Void] = []
+    private var thread: Thread?
+    private let threadName: String
 
     private init(key: String, readerName: String) {
         self.readerName = readerName
-        queue = DispatchQueue(label: "nfctap.reader-lane.\(key)")
+        threadName = "nfctap lane \(key)"
     }
 
-    /// Runs `work` after everything queued before it on this reader.
-    public func async(_ work: @escaping @Sendable () -> Void) {
-        queue.async(execute: work)
+    /// Runs `work` after everything queued before it on this reader, on the lane's own thread
+    /// (started on first use; a plain thread, so a blocked exchange never makes a thread pool grow).
+    public func async(_ item: @escaping @Sendable () -> Void) {
+        condition.lock()
+        work.append(item)
+        if thread == nil {
+            let thread = Thread { [self] in serve() }
+            thread.name = threadName
+            self.thread = thread
+            thread.start()
+        }
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func serve() {
+        while true {
+            condition.lock()
+            while work.isEmpty { condition.wait() }
+            let next = work.removeFirst()
+            condition.unlock()
+            next()
+        }
     }
 
     /// Waits until the work queued on this lane so far has run, at most `timeout` seconds.
     /// Returns false when the lane is still busy (a stuck exchange). For tests.
     public func waitUntilIdle(timeout: TimeInterval) -> Bool {
         let done = DispatchSemaphore(value: 0)
-        queue.async { done.signal() }
+        async { done.signal() }
         return done.wait(timeout: .now() + timeout) == .success
     }
 
