@@ -13,7 +13,8 @@ final class TagOperation: @unchecked Sendable {
     let presence: TagPresence
     private let lock = NSLock()
     private var settled = false
-    private var link: (any TagConnection)?
+    /// Weak: the connection is released where its owner drops it (the lane), not here.
+    private weak var link: (any TagConnection)?
 
     init(lane: ReaderLane, presence: TagPresence) {
         self.lane = lane

@@ -56,12 +56,25 @@ public final class ReaderLane: @unchecked Sendable {
         return done.wait(timeout: .now() + timeout) == .success
     }
 
-    /// `waitUntilIdle(timeout:)` on every lane; returns the lanes still busy. For tests.
+    /// Waits until every lane has run the work queued so far, `timeout` seconds in all at most;
+    /// returns the lanes still busy (stuck in an exchange).
     @discardableResult
     public static func waitUntilAllIdle(timeout: TimeInterval) -> [ReaderLane] {
         let all = lock.withLock { Array(lanes.values) }
-        return all.filter { !$0.waitUntilIdle(timeout: timeout) }
+        let end = Date().addingTimeInterval(timeout)
+        return all.filter { !$0.waitUntilIdle(timeout: max(0, end.timeIntervalSinceNow)) }
     }
+
+    /// Makes process exit wait (at most `exitGrace`) for the lanes' last work: connections closed
+    /// after a session ended. Without it, exit runs pcsc-lite's destructor while a lane may still
+    /// be inside a pcsc-lite call. A lane stuck in an exchange is not waited for beyond the grace
+    /// (it sits in a system call and touches nothing meanwhile). Call once at start-up.
+    public static func drainAtExit() {
+        atexit { ReaderLane.waitUntilAllIdle(timeout: ReaderLane.exitGrace) }
+    }
+
+    /// How long exit waits for busy lanes.
+    public static let exitGrace: TimeInterval = 0.5
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var lanes: [String: ReaderLane] = [:]

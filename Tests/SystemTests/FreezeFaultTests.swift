@@ -81,6 +81,16 @@ extension PCSCSystemTests {
             #expect(elapsed < 3, "exit took \(elapsed) s after signal \(number)")
         }
 
+        @Test("--io-timeout: documented in --help, refused outside 0 or 0.1 s ... 1 day", arguments: ["-1", "0.05", "nan", "100000"])
+        func ioTimeoutValidation(_ value: String) throws {
+            let refused = try runCLI(["scan", "--io-timeout", value, "--timeout", "1"])
+            #expect(refused.status == 64, "\(refused.stderr)")
+            #expect(refused.stderr.contains("--io-timeout must be 0 (no limit) or between 0.1 and 86400 seconds"), "\(refused.stderr)")
+            let help = try runCLI(["scan", "--help"])
+            #expect(help.stdout.contains("--io-timeout <seconds>"))
+            #expect(help.stdout.contains("--timeout bounds the whole command"))
+        }
+
         @Test("a slow card (3 s per APDU) cannot keep scan past --timeout 5")
         func slowCardBoundedByTimeout() throws {
             let card = try FaultyCard(VirtualType4Tag.smallMessage(), latency: .seconds(3))
