@@ -83,7 +83,7 @@ extension PCSCSystemTests {
 
         @Test("--io-timeout: documented in --help, refused outside 0 or 0.1 s ... 1 day", arguments: ["-1", "0.05", "nan", "100000"])
         func ioTimeoutValidation(_ value: String) throws {
-            let refused = try runCLI(["scan", "--io-timeout", value, "--timeout", "1"])
+            let refused = try runCLI(["scan", "--io-timeout=\(value)", "--timeout", "1"])
             #expect(refused.status == 64, "\(refused.stderr)")
             #expect(refused.stderr.contains("--io-timeout must be 0 (no limit) or between 0.1 and 86400 seconds"), "\(refused.stderr)")
             let help = try runCLI(["scan", "--help"])
