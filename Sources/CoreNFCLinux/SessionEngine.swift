@@ -3,6 +3,18 @@ import Foundation
 import NFCReaders
 import NFCTags
 
+/// True the first time `raise()` is called.
+final class OnceFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised = false
+    func raise() -> Bool {
+        lock.withLock {
+            defer { raised = true }
+            return !raised
+        }
+    }
+}
+
 /// What a session class does with the engine's news. Called on the engine queue.
 protocol SessionEngineHost: AnyObject {
     func engineDidBecomeActive(_ engine: SessionEngine)
@@ -351,7 +363,9 @@ final class SessionEngine: @unchecked Sendable {
         monitors = []
         monitoredBackends = []
         // Nothing here waits for a tag: a stuck exchange is abandoned and its connection closes
-        // on its lane once the driver lets go.
+        // on its lane once the driver lets go. A read already past its exchanges (its report being
+        // handled, the reader's feedback being given) is let finish before the end is announced.
+        let concluding = inFlight.values.filter { $0.operation.isSettled }.map(\.operation.lane)
         abandonOperations()
         if let link = connection?.link { closeOnLane(link) }
         connection = nil
@@ -360,9 +374,28 @@ final class SessionEngine: @unchecked Sendable {
         environment.slot.release(self)
         let host = retainedHost ?? self.host
         retainedHost = nil
-        host?.engine(self, didInvalidateWith: error)
-        for continuation in subscribers { Self.end(continuation, with: error) }
+        afterConclusions(on: concluding) {
+            host?.engine(self, didInvalidateWith: error)
+            for continuation in subscribers { Self.end(continuation, with: error) }
+        }
     }
+
+    /// Runs `body` on the engine queue once `lanes` have run what they had queued (a tap's report
+    /// and feedback), or after `concludingGrace` at most; at once when there is none.
+    private func afterConclusions(on lanes: [ReaderLane], _ body: @escaping () -> Void) {
+        guard !lanes.isEmpty else { return body() }
+        let once = OnceFlag()
+        let group = DispatchGroup()
+        for lane in lanes {
+            group.enter()
+            lane.async { group.leave() }
+        }
+        group.notify(queue: queue) { if once.raise() { body() } }
+        queue.asyncAfter(deadline: .now() + Self.concludingGrace) { if once.raise() { body() } }
+    }
+
+    /// How long the end of a session waits for a tap being concluded.
+    static let concludingGrace: TimeInterval = 2
 
     /// Streams end quietly when the user ended the session or the single read completed.
     private static func end(_ continuation: AsyncThrowingStream<NFCSessionEvent, any Error>.Continuation, with error: NFCReaderError) {
