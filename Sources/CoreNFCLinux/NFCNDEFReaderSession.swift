@@ -166,19 +166,24 @@ extension NFCNDEFReaderSession: SessionEngineHost {
         }
     }
 
-    /// Read-only mode: reads every tag of the batch (single-read: until the first message).
-    /// The batch's events are held until `didDetectNDEFs` is queued, so a consumer of `events`
-    /// that stops at `.ndefRead` never drops the delegate call for the same read.
+    /// Read-only mode: reads every tag of the batch (single-read: until the first message), each
+    /// reader on its own lane (a stuck card on one reader delays no other reader's reads). The
+    /// delegate gets the batch's messages in one callback once every reader of the batch is done or
+    /// expired, and the batch's events are held until that callback is queued, so a consumer of
+    /// `events` that stops at `.ndefRead` or `.tagReport` never drops the delegate call for the same read.
     private func read(_ batch: [TagPresence]) {
-        var messages: [NFCNDEFMessage] = []
-        var lost: NFCReaderError?
-        var busy: NFCReaderError?
         engine.holdEvents()
-        for presence in batch where presence.isPresent {
-            switch engine.readMessage(from: presence) {
+        engine.readBatch(batch.filter { $0.isPresent }, stopAtFirstMessage: invalidateAfterFirstRead,
+                         readerDone: { [self] results in reported(results) },
+                         batchDone: { [self] results in batchRead(results) })
+    }
+
+    /// One reader's reads are done (engine queue, session active): their events.
+    private func reported(_ results: SessionEngine.ReadResults) {
+        for (presence, outcome) in results {
+            switch outcome {
             case let .message(message):
                 engine.emit(.ndefRead(message, from: presence.detected))
-                messages.append(message)
             case let .skipped(error):
                 engine.emit(.readFailed(presence.detected, error))
             case let .failed(error):
@@ -186,21 +191,31 @@ extension NFCNDEFReaderSession: SessionEngineHost {
                 // iOS: a reader held by another process ends the session (203). A kiosk-style session
                 // (readerRemovalEndsSession = false) reports that tag's failure and goes on.
                 if error.code == .readerSessionInvalidationErrorSystemIsBusy, engine.configuration.readerRemovalEndsSession {
-                    busy = error
+                    engine.releaseEvents()
+                    engine.finish(error)
+                    return
                 }
-                lost = lost ?? error
             }
-            if busy != nil { break }
+        }
+    }
+
+    /// Every reader of the batch is done (engine queue, session active): the delegate's messages,
+    /// and the end of a single-read session.
+    private func batchRead(_ results: SessionEngine.ReadResults) {
+        var messages: [NFCNDEFMessage] = []
+        var lost: NFCReaderError?
+        for (_, outcome) in results {
+            switch outcome {
+            case let .message(message): messages.append(message)
+            case .skipped: break
+            case let .failed(error): lost = lost ?? error
+            }
             if invalidateAfterFirstRead, !messages.isEmpty { break }
         }
         if !messages.isEmpty {
             deliver { [self] in ndefDelegate?.readerSession(self, didDetectNDEFs: messages) }
         }
         engine.releaseEvents()
-        if let busy {
-            engine.finish(busy)
-            return
-        }
         guard invalidateAfterFirstRead else { return }
         if !messages.isEmpty {
             engine.finish(NFCReaderError(.readerSessionInvalidationErrorFirstNDEFTagRead))

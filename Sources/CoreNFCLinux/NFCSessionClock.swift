@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// A pending action scheduled on an `NFCSessionClock`.
 public protocol NFCScheduledAction: AnyObject, Sendable {
@@ -14,24 +15,56 @@ public protocol NFCSessionClock: AnyObject, Sendable {
     func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any NFCScheduledAction
 }
 
-/// The real clock: `DispatchQueue.asyncAfter` on a global queue.
+/// The real clock: a dispatch timer on a global queue.
+///
+/// A timer source rather than `asyncAfter`: cancelling it releases its action at once, where a
+/// cancelled `asyncAfter` item stays queued until its deadline. Every tag operation schedules a
+/// deadline (5 s by default) and cancels it when the tag answers; a kiosk taking taps faster than
+/// that would otherwise hold every cancelled deadline for its full length.
 public final class DispatchSessionClock: NFCSessionClock {
     public static let shared = DispatchSessionClock()
 
     public init() {}
 
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any NFCScheduledAction {
-        let item = DispatchWorkItem(block: action)
         let (seconds, attoseconds) = delay.components
         let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: item)
-        return DispatchScheduledAction(item: item)
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        let scheduled = DispatchScheduledAction(timer: timer)
+        // The handler keeps `scheduled` (and so the timer) alive until it fires or is cancelled,
+        // whether or not the caller keeps the returned action.
+        timer.setEventHandler {
+            guard scheduled.fire() else { return }
+            action()
+        }
+        timer.schedule(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)))
+        timer.resume()
+        return scheduled
     }
 }
 
 private final class DispatchScheduledAction: NFCScheduledAction, @unchecked Sendable {
-    // DispatchWorkItem.cancel is thread-safe.
-    let item: DispatchWorkItem
-    init(item: DispatchWorkItem) { self.item = item }
-    func cancel() { item.cancel() }
+    private let lock = NSLock()
+    private var timer: (any DispatchSourceTimer)?
+
+    init(timer: any DispatchSourceTimer) { self.timer = timer }
+
+    /// The timer fired: true once, unless cancelled first. Releases the timer.
+    func fire() -> Bool {
+        let fired = lock.withLock { () -> (any DispatchSourceTimer)? in
+            defer { timer = nil }
+            return timer
+        }
+        fired?.cancel()
+        return fired != nil
+    }
+
+    // DispatchSource.cancel is thread-safe; the handler (and what it holds) is released at once.
+    func cancel() {
+        let pending = lock.withLock { () -> (any DispatchSourceTimer)? in
+            defer { timer = nil }
+            return timer
+        }
+        pending?.cancel()
+    }
 }

@@ -72,6 +72,10 @@ public struct NFCSessionConfiguration: Sendable {
     /// Tags arriving within this window of the first are reported together in one callback.
     /// Not waited for when the session has a single reader (its batch cannot grow).
     public var batchWindow: Duration = .milliseconds(100)
+    /// The deadline of every tag operation (a read, `connect(to:)`, one command). A tag that has not
+    /// answered by then is reported lost (`.readerTransceiveErrorTagConnectionLost`, 100) and its
+    /// connection abandoned, while the session and other readers go on. nil = no deadline.
+    public var operationTimeout: Duration? = .seconds(5)
     /// Connect to tags exclusively (PC/SC `SCARD_SHARE_EXCLUSIVE`).
     public var exclusiveAccess: Bool = true
     /// Application identifiers tried in order with SELECT when connecting to an ISO 7816 tag

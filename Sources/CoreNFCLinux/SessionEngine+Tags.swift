@@ -14,41 +14,124 @@ enum TagReadOutcome {
 extension SessionEngine {
     // MARK: Read-only sessions
 
-    /// Connects, reads and decodes the NDEF message, reports it, gives feedback, disconnects
-    /// (engine queue). Every read ends in one `.tagReport` event and one `tagReportHandler` call.
-    func readMessage(from presence: TagPresence) -> TagReadOutcome {
+    typealias ReadResults = [(presence: TagPresence, outcome: TagReadOutcome)]
+
+    /// Reads every tag of `batch`. Multi-read: each reader's tags in order on that reader's lane,
+    /// readers in parallel, so a stuck card delays no other reader. Single-read
+    /// (`stopAtFirstMessage`): one tag after another until the first message, as iOS does, each
+    /// read bounded by the operation deadline. `readerDone` gets each reader's results as that
+    /// reader is done, `batchDone` all of them once every reader is (engine queue, session active).
+    func readBatch(_ batch: [TagPresence], stopAtFirstMessage: Bool,
+                   readerDone: @escaping (ReadResults) -> Void,
+                   batchDone: @escaping (ReadResults) -> Void) {
+        var groups: [[TagPresence]] = []
+        if stopAtFirstMessage {
+            groups = [batch]
+        } else {
+            var names: [String] = []
+            for presence in batch {
+                if let i = names.firstIndex(of: presence.detected.reader.name) {
+                    groups[i].append(presence)
+                } else {
+                    names.append(presence.detected.reader.name)
+                    groups.append([presence])
+                }
+            }
+        }
+        var remaining = groups.count
+        var all: ReadResults = []
+        guard remaining > 0 else { return batchDone([]) }
+        for group in groups {
+            readInOrder(group[...], results: [], stopAtFirstMessage: stopAtFirstMessage) { [self] results in
+                guard phase == .active else { return }
+                if !results.isEmpty { readerDone(results) }
+                all += results
+                remaining -= 1
+                // Called also when no reader had anything to report (tags gone before their read):
+                // the caller's held events are released there.
+                guard remaining == 0, phase == .active else { return }
+                // In the batch's order, whichever reader finished first.
+                let order = { (p: TagPresence) in batch.firstIndex { $0 === p } ?? 0 }
+                batchDone(all.sorted { order($0.presence) < order($1.presence) })
+            }
+        }
+    }
+
+    /// Reads `tags` one after another; `deliver` gets the results (also none) unless the session ended.
+    private func readInOrder(_ tags: ArraySlice<TagPresence>, results: ReadResults, stopAtFirstMessage: Bool,
+                             deliver: @escaping (ReadResults) -> Void) {
+        guard phase == .active else { return }
+        guard let index = tags.firstIndex(where: { $0.isPresent }) else {
+            deliver(results)
+            return
+        }
+        let presence = tags[index]
+        readMessage(from: presence) { [self] outcome in
+            guard phase == .active else { return }
+            let results = results + [(presence, outcome)]
+            if stopAtFirstMessage, case .message = outcome {
+                deliver(results)
+            } else {
+                readInOrder(tags[(index + 1)...], results: results, stopAtFirstMessage: stopAtFirstMessage, deliver: deliver)
+            }
+        }
+    }
+
+    /// Connects, reads and decodes the NDEF message, reports it, gives feedback, disconnects, all
+    /// on the reader's lane; `completion` gets the outcome on the engine queue. Every read ends in
+    /// one `.tagReport` event and one `tagReportHandler` call, also when the tag stops answering
+    /// (tag connection lost, 100, after `operationTimeout`).
+    func readMessage(from presence: TagPresence, completion: @escaping (TagReadOutcome) -> Void) {
+        let detected = presence.detected
+        runOnLane(presence, work: { [self] operation in
+            readOnLane(presence, operation: operation)
+        }, expired: { [self] error in
+            var report = NFCTagReport(tag: detected)
+            report.error = error
+            // After the session ended nobody waits for the report.
+            if phase == .active { conclude(report, outcome: .failed(error), link: nil) }
+            return .failed(error)
+        }, completion: completion)
+    }
+
+    /// The lane's part of `readMessage`; nil when the operation was settled elsewhere meanwhile.
+    private func readOnLane(_ presence: TagPresence, operation: TagOperation) -> TagReadOutcome? {
         var report = NFCTagReport(tag: presence.detected)
         guard presence.detected.technology != .other else {
             let error = NFCReaderError(.readerErrorUnsupportedFeature, message: "not an NFC Forum Type 2 or Type 4 tag")
             report.error = error
+            guard operation.claim() else { return nil }
             conclude(report, outcome: .skipped(error), link: nil)
             return .skipped(error)
         }
         let link: any TagConnection
         do {
-            link = try connectRetryingWhileBusy(presence)
+            link = try connectRetryingWhileBusy(presence, operation: operation)
         } catch {
             let failure = NFCReaderError.from(error, during: .read)
             report.error = failure
+            guard operation.claim() else { return nil }
             conclude(report, outcome: .failed(failure), link: nil)
             return .failed(failure)
         }
         defer { link.disconnect() }
+        operation.attach(link)
         let outcome = read(link, into: &report)
+        guard operation.claim() else { return nil }
         conclude(report, outcome: outcome, link: link)
         return outcome
     }
 
     /// A reader another client holds only briefly (pcscd releasing a client that just died, a
     /// tool's quick look) is tried again a few times, 100 ms apart, before it counts as busy (203).
-    private func connectRetryingWhileBusy(_ presence: TagPresence) throws -> any TagConnection {
+    private func connectRetryingWhileBusy(_ presence: TagPresence, operation: TagOperation) throws -> any TagConnection {
         var attempt = 0
         while true {
             do {
                 return try presence.backend.connect(to: presence.detected, exclusive: configuration.exclusiveAccess)
             } catch ReaderError.readerBusy(let name) {
                 attempt += 1
-                guard attempt < 4, presence.isPresent else { throw ReaderError.readerBusy(name) }
+                guard attempt < 4, presence.isPresent, !operation.isSettled else { throw ReaderError.readerBusy(name) }
                 Thread.sleep(forTimeInterval: 0.1)
             }
         }
@@ -97,10 +180,11 @@ extension SessionEngine {
     /// Hands the report to the handler, confirms the tap on the reader, then emits the event
     /// (so an observer of `.tagReport` sees a tap that is already confirmed). Without a handler: green for a
     /// message, red for a failed or malformed read, nothing for tags without NDEF.
+    /// Runs on the reader's lane (or the engine queue for an expired read); handler calls never overlap.
     private func conclude(_ report: NFCTagReport, outcome: TagReadOutcome, link: (any TagConnection)?) {
         let verdict: Bool?
         if let handler = configuration.tagReportHandler {
-            verdict = handler(report) && report.completed
+            verdict = reportLock.withLock { handler(report) } && report.completed
         } else {
             switch outcome {
             case .message: verdict = true
@@ -121,45 +205,79 @@ extension SessionEngine {
         }
     }
 
-    /// `connect(to:)`: opens a connection to `tag`, closing any other. A busy reader (203) also
-    /// ends the session, after the completion handler ran.
+    /// `connect(to:)`: opens a connection to `tag` on its reader's lane, closing any other. A busy
+    /// reader (203) also ends the session, after the completion handler ran.
     func connect(_ tag: SessionTag, completion: @escaping ((any Error)?) -> Void) {
         queue.async {
-            let error = self.openConnection(to: tag)
-            self.sessionQueue.async { completion(error) }
-            if let error, error.code == .readerSessionInvalidationErrorSystemIsBusy {
-                self.finish(error)
+            self.openConnection(to: tag) { error in
+                self.sessionQueue.async { completion(error) }
+                if let error, error.code == .readerSessionInvalidationErrorSystemIsBusy {
+                    self.finish(error)
+                }
             }
         }
     }
 
-    private func openConnection(to tag: SessionTag) -> NFCReaderError? {
-        if let error = usability(of: tag, needsConnection: false) { return error }
-        if connection?.tag === tag { return nil }
+    /// Engine queue; `completion` too.
+    private func openConnection(to tag: SessionTag, completion: @escaping (NFCReaderError?) -> Void) {
+        if let error = usability(of: tag, needsConnection: false) { return completion(error) }
+        if connection?.tag === tag { return completion(nil) }
         dropConnection()
-        let link: any TagConnection
-        do {
-            link = try tag.presence.backend.connect(to: tag.presence.detected, exclusive: configuration.exclusiveAccess)
-        } catch {
-            return NFCReaderError.from(error, during: .command)
-        }
-        let factory = environment.makeNDEFOperations
-        connection = ActiveConnection(tag: tag, link: link, makeOperations: factory)
-        state.withLock { $0.connectedTag = tag }
-        if let iso = tag as? ISO7816SessionTag, let apdu = link.apdu {
-            iso.selectInitialApplication(from: configuration.iso7816SelectIdentifiers, over: apdu)
-        }
-        return nil
+        connectRequests += 1
+        let ticket = connectRequests
+        let exclusive = configuration.exclusiveAccess
+        let identifiers = configuration.iso7816SelectIdentifiers
+        let presence = tag.presence
+        runOnLane(presence, work: { operation -> Result<UncheckedBox<any TagConnection>, NFCReaderError>? in
+            let link: any TagConnection
+            do {
+                link = try presence.backend.connect(to: presence.detected, exclusive: exclusive)
+            } catch {
+                return operation.claim() ? .failure(NFCReaderError.from(error, during: .command)) : nil
+            }
+            operation.attach(link)
+            if let iso = tag as? ISO7816SessionTag, let apdu = link.apdu {
+                iso.selectInitialApplication(from: identifiers, over: apdu)
+            }
+            guard operation.claim() else {
+                link.disconnect()
+                return nil
+            }
+            return .success(UncheckedBox(link))
+        }, expired: { error in
+            .failure(error)
+        }, completion: { [self] result in
+            switch result {
+            case let .failure(error):
+                completion(error)
+            case let .success(box):
+                // The tag may have left while this one was opening.
+                if let error = usability(of: tag, needsConnection: false) {
+                    closeOnLane(box.value)
+                    return completion(error)
+                }
+                // A later connect(to:) replaced this one while both were opening (on two readers'
+                // lanes): it connected, and was dropped at once, as if the calls had run in turn.
+                guard ticket == connectRequests else {
+                    closeOnLane(box.value)
+                    return completion(nil)
+                }
+                dropConnection()
+                connection = ActiveConnection(tag: tag, link: box.value, makeOperations: environment.makeNDEFOperations)
+                state.withLock { $0.connectedTag = tag }
+                completion(nil)
+            }
+        })
     }
 
-    /// Closes the current connection (engine queue).
+    /// Closes the current connection on its lane (engine queue).
     func dropConnection() {
         guard let current = connection else { return }
         connection = nil
         state.withLock { s in
             if s.connectedTag === current.tag { s.connectedTag = nil }
         }
-        current.link.disconnect()
+        closeOnLane(current.link)
     }
 
     /// Why `tag` cannot be used now, or nil.
@@ -179,25 +297,39 @@ extension SessionEngine {
         return nil
     }
 
-    /// Runs `body` on the engine queue against `tag`'s open connection; the result goes to
-    /// `completion` on the session queue. Errors become `NFCReaderError` for `kind`.
+    /// Runs `body` on the reader's lane against `tag`'s open connection, under the operation
+    /// deadline; the result goes to `completion` on the session queue. Errors become
+    /// `NFCReaderError` for `kind`. A tag that does not answer in time is reported lost (100) and
+    /// its connection dropped: `connect(to:)` it again.
     func perform<T>(_ tag: SessionTag, kind: TagOperationKind,
                     _ body: @escaping (ActiveConnection) throws -> T,
                     completion: @escaping (Result<T, NFCReaderError>) -> Void) {
         queue.async {
-            let result: Result<T, NFCReaderError>
+            let deliver: (Result<T, NFCReaderError>) -> Void = { result in
+                self.sessionQueue.async { completion(result) }
+            }
             if let error = self.usability(of: tag, needsConnection: true) {
-                result = .failure(error)
-            } else if let connection = self.connection {
+                return deliver(.failure(error))
+            }
+            guard let connection = self.connection else {
+                return deliver(.failure(NFCReaderError(.readerTransceiveErrorTagNotConnected)))
+            }
+            let work = UncheckedBox(body)
+            self.runOnLane(tag.presence, work: { operation -> UncheckedBox<Result<T, NFCReaderError>>? in
+                operation.attach(connection.link)
+                let result: Result<T, NFCReaderError>
                 do {
-                    result = .success(try body(connection))
+                    result = .success(try work.value(connection))
                 } catch {
                     result = .failure(NFCReaderError.from(error, during: kind))
                 }
-            } else {
-                result = .failure(NFCReaderError(.readerTransceiveErrorTagNotConnected))
-            }
-            self.sessionQueue.async { completion(result) }
+                return operation.claim() ? UncheckedBox(result) : nil
+            }, expired: { error in
+                if self.connection === connection { self.dropConnection() }
+                return UncheckedBox(.failure(error))
+            }, completion: { box in
+                deliver(box.value)
+            })
         }
     }
 }

@@ -3,6 +3,18 @@ import Foundation
 import NFCReaders
 import NFCTags
 
+/// True the first time `raise()` is called.
+final class OnceFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised = false
+    func raise() -> Bool {
+        lock.withLock {
+            defer { raised = true }
+            return !raised
+        }
+    }
+}
+
 /// What a session class does with the engine's news. Called on the engine queue.
 protocol SessionEngineHost: AnyObject {
     func engineDidBecomeActive(_ engine: SessionEngine)
@@ -13,8 +25,10 @@ protocol SessionEngineHost: AnyObject {
 }
 
 /// The state machine shared by every session class: readers, tag presence, batching, polling,
-/// the time limit, connections, one invalidation. All work (including blocking tag I/O) runs on
-/// one serial queue; state read from other threads sits behind `state`.
+/// the time limit, connections, one invalidation. The state machine runs on one serial queue that
+/// never waits for a tag: every tag exchange runs on its reader's lane (`ReaderLane`) under the
+/// operation deadline, so a stuck card holds only its own reader (SessionEngine+Lanes.swift).
+/// State read from other threads sits behind `state`.
 final class SessionEngine: @unchecked Sendable {
     enum Phase { case idle, starting, active, invalidated }
 
@@ -60,6 +74,12 @@ final class SessionEngine: @unchecked Sendable {
     var connection: ActiveConnection?
     /// The shared lock that pauses `nfctap agent` while this session runs (BackgroundReadingPause.swift).
     private var backgroundReadingHold: NFCBackgroundReading.Hold?
+    /// Tag operations running on reader lanes, with what ends each early (engine queue).
+    var inFlight: [ObjectIdentifier: (operation: TagOperation, expire: (NFCReaderError) -> Void)] = [:]
+    /// Counts `connect(to:)` calls: only the latest one's connection is kept (engine queue).
+    var connectRequests = 0
+    /// Serializes `tagReportHandler` calls, which come from several reader lanes.
+    let reportLock = NSLock()
 
     init(sessionQueue: DispatchQueue, configuration: NFCSessionConfiguration, environment: NFCReaderEnvironment) {
         self.sessionQueue = sessionQueue
@@ -229,6 +249,7 @@ final class SessionEngine: @unchecked Sendable {
         state.withLock { _ in presence.isPresent = false }
         present.removeAll { $0 === presence }
         pending.removeAll { $0 === presence }
+        expireOperations(on: presence)
         if connection?.tag.presence === presence {
             dropConnection()
         }
@@ -361,7 +382,12 @@ final class SessionEngine: @unchecked Sendable {
         for monitor in monitors { monitor.stop() }
         monitors = []
         monitoredBackends = []
-        connection?.link.disconnect()
+        // Nothing here waits for a tag: a stuck exchange is abandoned and its connection closes
+        // on its lane once the driver lets go. A read already past its exchanges (its report being
+        // handled, the reader's feedback being given) is let finish before the end is announced.
+        let concluding = inFlight.values.filter { $0.operation.isSettled }.map(\.operation.lane)
+        abandonOperations()
+        if let link = connection?.link { closeOnLane(link) }
         connection = nil
         present = []
         readers = [:]
@@ -370,9 +396,28 @@ final class SessionEngine: @unchecked Sendable {
         backgroundReadingHold = nil
         let host = retainedHost ?? self.host
         retainedHost = nil
-        host?.engine(self, didInvalidateWith: error)
-        for continuation in subscribers { Self.end(continuation, with: error) }
+        afterConclusions(on: concluding) {
+            host?.engine(self, didInvalidateWith: error)
+            for continuation in subscribers { Self.end(continuation, with: error) }
+        }
     }
+
+    /// Runs `body` on the engine queue once `lanes` have run what they had queued (a tap's report
+    /// and feedback), or after `concludingGrace` at most; at once when there is none.
+    private func afterConclusions(on lanes: [ReaderLane], _ body: @escaping () -> Void) {
+        guard !lanes.isEmpty else { return body() }
+        let once = OnceFlag()
+        let group = DispatchGroup()
+        for lane in lanes {
+            group.enter()
+            lane.async { group.leave() }
+        }
+        group.notify(queue: queue) { if once.raise() { body() } }
+        queue.asyncAfter(deadline: .now() + Self.concludingGrace) { if once.raise() { body() } }
+    }
+
+    /// How long the end of a session waits for a tap being concluded.
+    static let concludingGrace: TimeInterval = 2
 
     /// Streams end quietly when the user ended the session or the single read completed.
     private static func end(_ continuation: AsyncThrowingStream<NFCSessionEvent, any Error>.Continuation, with error: NFCReaderError) {

@@ -102,7 +102,18 @@ public protocol TagConnection: AnyObject {
     var type2: Type2Link? { get }
     /// LED/buzzer feedback where the reader supports it; does nothing elsewhere.
     func signal(_ feedback: ReaderFeedback)
+    /// Closes the connection. May block while an exchange is stuck: call it on the reader's lane.
     func disconnect()
+    /// Gives the connection up from any thread without blocking: later exchanges fail with
+    /// `TagError.tagLost`, and the backend interrupts a stuck one where its stack can (libnfc
+    /// `nfc_abort_command`; the virtual backend releases a stalled tag). A stuck `SCardTransmit`
+    /// cannot be interrupted in pcsc-lite (its context lock is held): it is left to return by
+    /// itself on its lane, and its result is ignored.
+    func abandon()
+}
+
+extension TagConnection {
+    public func abandon() {}
 }
 
 /// Errors at the reader level, shared by every backend.

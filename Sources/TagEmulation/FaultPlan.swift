@@ -12,6 +12,10 @@ public enum InjectedFault: Sendable, Equatable {
     case replace([UInt8])
     /// An ISO 7816 status word arrives instead of the real answer.
     case statusWord(UInt8, UInt8)
+    /// The tag stays in the field and never answers (a card that sends waiting-time extensions for
+    /// ever): the exchange blocks until `FaultPlan.releaseStalls()` (or `FaultPlan.stallLimit`),
+    /// then gets no answer.
+    case stall
 }
 
 /// Per-exchange latency, "leave the field after N exchanges" and injected faults, plus a log of
@@ -23,6 +27,9 @@ public final class FaultPlan: @unchecked Sendable {
     private var _leaveFieldAfter: Int?
     private var _faults: [Int: InjectedFault]
     private var _log: [[UInt8]] = []
+    private let stallCondition = NSCondition()
+    private var stallRelease = 0
+    private var _stalled = 0
 
     /// - Parameters:
     ///   - latency: added to every exchange (really slept), e.g. 5 ms for the benchmark.
@@ -48,6 +55,35 @@ public final class FaultPlan: @unchecked Sendable {
     }
     /// Commands that reached the field, in order (including ones the tag did not answer).
     public var log: [[UInt8]] { lock.withLock { _log } }
+    /// How long a `.stall` blocks at most when nobody releases it, so a forgotten stall cannot
+    /// keep a test's thread for ever.
+    public static let stallLimit: Duration = .seconds(120)
+
+    /// Exchanges blocked in a `.stall` now.
+    public var stalledExchanges: Int {
+        stallCondition.lock(); defer { stallCondition.unlock() }
+        return _stalled
+    }
+
+    /// Ends every exchange blocked in a `.stall` now (they get no answer). Later stalls block again.
+    public func releaseStalls() {
+        stallCondition.lock()
+        stallRelease += 1
+        stallCondition.broadcast()
+        stallCondition.unlock()
+    }
+
+    /// Blocks until `releaseStalls()` or `stallLimit`.
+    private func stall() {
+        stallCondition.lock()
+        let entered = stallRelease
+        _stalled += 1
+        let limit = Date().addingTimeInterval(Self.stallLimit.seconds)
+        while stallRelease == entered, stallCondition.wait(until: limit) {}
+        _stalled -= 1
+        stallCondition.unlock()
+    }
+
     /// Number of exchanges so far.
     public var exchangeCount: Int { lock.withLock { _log.count } }
     /// False once the tag has left the field.
@@ -79,6 +115,7 @@ public final class FaultPlan: @unchecked Sendable {
         switch fault {
         case nil: return answer(command)
         case .noReply?: return nil
+        case .stall?: stall(); return nil
         case let .truncate(keep)?: return answer(command).map { Array($0.prefix(max(0, keep))) }
         case let .append(extra)?: return answer(command).map { $0 + extra }
         case let .replace(bytes)?: _ = answer(command); return bytes

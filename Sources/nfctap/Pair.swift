@@ -114,7 +114,8 @@ struct Pair: ParsableCommand {
         let console = PairConsole()
         let waiter = PrinterTapWaiter(console: console, readerFilter: readers.filter,
                                       timeout: timeout == 0 ? nil : .milliseconds(Int64((timeout * 1000).rounded())),
-                                      environment: readers.environment)
+                                      environment: readers.environment,
+                                      operationTimeout: readers.operationTimeout)
         let phase = PairPhase(waiter: waiter, console: console)
         let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: DispatchQueue(label: "nfctap.pair.signals")) { phase.interrupt($0) }
         defer { withExtendedLifetime(trap) {} }

@@ -24,12 +24,16 @@ final class PrinterTapWaiter: @unchecked Sendable {
     private var session: NFCNDEFReaderSession?
     private var interruptedBy: Int32?
 
-    /// - Parameter timeout: the session's time limit; nil = wait until interrupted.
-    init(console: PairConsole, readerFilter: NFCReaderFilter, timeout: Duration?, environment: NFCReaderEnvironment = .shared) {
+    /// - Parameters:
+    ///   - timeout: the session's time limit; nil = wait until interrupted.
+    ///   - operationTimeout: `--io-timeout`: a tag silent this long counts as lost.
+    init(console: PairConsole, readerFilter: NFCReaderFilter, timeout: Duration?,
+         environment: NFCReaderEnvironment = .shared, operationTimeout: Duration? = .seconds(5)) {
         self.console = console
         self.environment = environment
         var configuration = NFCSessionConfiguration()
         configuration.timeLimit = timeout
+        configuration.operationTimeout = operationTimeout
         configuration.readerFilter = readerFilter
         // Green + beep only for a printer tag; red for anything else (runs before the feedback).
         configuration.tagReportHandler = { PairTagVerdict($0).isPrinter }

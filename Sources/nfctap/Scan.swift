@@ -19,8 +19,15 @@ struct Scan: ParsableCommand {
             Messages ("Hold a tag near …", a countdown on terminals) go to stderr; NO_COLOR turns \
             colours off.
 
-            Exit codes: 0 a tag was read (--multi: ended by Ctrl-C or --timeout), 2 no tag before \
-            --timeout, 3 no pcscd / no reader / --reader matched nothing or several readers / the reader is used by \
+            --timeout bounds the whole command, not only the wait for a tag: a card that answers \
+            slowly or stops answering while it stays on the reader does not keep scan running past \
+            it (the command ends within about a second of --timeout). Each tag operation also has \
+            its own deadline (--io-timeout, 5 s): a card silent that long counts as lost and the \
+            scan goes on waiting for a tag. Ctrl-C and SIGTERM end the command within a second, \
+            even in the middle of an exchange with a card.
+
+            Exit codes: 0 a tag was read (--multi: ended by Ctrl-C or --timeout), 2 no tag read \
+            before --timeout (none presented, or the one presented was lost or too slow), 3 no pcscd / no reader / --reader matched nothing or several readers / the reader is used by \
             another program, 130 interrupted (single scan), 1 other failures.
             """)
 

@@ -9,6 +9,7 @@ final class ScanRecorder: @unchecked Sendable {
     private let lock = NSLock()
     private var readers: [ReaderInfo] = []
     private var connected: DetectedTag?
+    private var arrived: DetectedTag?
 
     /// `base` with every backend wrapped so this recorder sees its reader lists and connections.
     func environment(wrapping base: NFCReaderEnvironment) -> NFCReaderEnvironment {
@@ -30,6 +31,13 @@ final class ScanRecorder: @unchecked Sendable {
 
     /// The tag of the last connection the session opened.
     var lastConnectedTag: DetectedTag? { lock.withLock { connected } }
+
+    /// The last tag that arrived on a reader (read or not).
+    var lastArrivedTag: DetectedTag? { lock.withLock { arrived } }
+
+    fileprivate func saw(_ event: ReaderEvent) {
+        if case let .tagArrived(tag) = event { lock.withLock { arrived = tag } }
+    }
 
     fileprivate func listed(_ infos: [ReaderInfo]) {
         lock.withLock { readers += infos }
@@ -61,7 +69,11 @@ private final class RecordingBackend: ReaderBackend, @unchecked Sendable {
     /// The session holds its backends weakly and its monitors strongly: the monitor keeps this
     /// wrapper alive for as long as the session listens.
     func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws -> any ReaderMonitor {
-        RecordingMonitor(base: try base.startMonitoring(handler), backend: self)
+        let recorder = self.recorder
+        return RecordingMonitor(base: try base.startMonitoring { event in
+            recorder.saw(event)
+            handler(event)
+        }, backend: self)
     }
 
     func connect(to tag: DetectedTag, exclusive: Bool) throws -> any TagConnection {

@@ -17,6 +17,8 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
 
     private let lock = NSLock()
     private weak var session: NFCNDEFReaderSession?
+    /// The last tag that could not be read: a timeout then says so instead of "no tag".
+    private var lastFailure: NFCTagReport?
 
     init(json: Bool, multi: Bool, timeout: Double, readers: ReaderOptions) {
         self.json = json
@@ -55,6 +57,17 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
         let fallback: ScanOutcome.Decision
         if multi, byUser || error.code == .readerSessionInvalidationErrorSessionTimeout {
             fallback = .success  // --multi ends normally by Ctrl-C or --timeout
+        } else if error.code == .readerSessionInvalidationErrorSessionTimeout,
+                  let failed = lock.withLock({ lastFailure }), let why = failed.error {
+            fallback = .failure(CLIError("no tag could be read within \(ScanFailure.seconds(timeout)): the tag on "
+                                         + "\(NDEFText.safe(failed.tag.reader.name)) failed: \(NDEFText.safe(why.message))",
+                                         exit: NFCTapExit.noTag))
+        } else if error.code == .readerSessionInvalidationErrorSessionTimeout,
+                  let tag = recorder.lastConnectedTag ?? recorder.lastArrivedTag {
+            // A tag was there but its read had not ended (a card answering slowly, or not at all).
+            fallback = .failure(CLIError("no tag could be read within \(ScanFailure.seconds(timeout)): the tag on "
+                                         + "\(NDEFText.safe(tag.reader.name)) did not answer in time",
+                                         exit: NFCTapExit.noTag))
         } else {
             fallback = .failure(ScanFailure.sessionEnded(error, timeout: timeout))
         }
@@ -71,6 +84,7 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
             return report.completed
         }
         guard report.completed else {
+            lock.withLock { lastFailure = report }
             prompt.message("Could not read the tag on \(NDEFText.safe(report.tag.reader.name)): "
                            + "\(NDEFText.safe(report.error?.message ?? "unknown error")). Hold it still…", .yellow)
             return false

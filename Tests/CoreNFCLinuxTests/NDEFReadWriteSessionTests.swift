@@ -102,6 +102,7 @@ struct NDEFReadWriteSessionTests {
         session.connect(to: tags[0]) { first.fulfil($0) }
         session.connect(to: tags[1]) { second.fulfil($0) }
         #expect(first.wait()! == nil && second.wait()! == nil)
+        h.settle(session)  // the replaced connection closes on its reader's lane
         #expect(h.backend.disconnects == 1)
         let oldRead = Completion<(NFCNDEFMessage?, (any Error)?)>()
         tags[0].readNDEF { oldRead.fulfil(($0, $1)) }

@@ -110,6 +110,9 @@ final class CLIProcess: @unchecked Sendable {
     /// Sends SIGINT (Ctrl-C).
     func interrupt() { process.interrupt() }
 
+    /// The process id (to send other signals).
+    var pid: Int32 { process.processIdentifier }
+
     /// Waits for the process to exit; kills it after `seconds`.
     func finish(deadline seconds: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) -> CLIResult {
         let limit = Date().addingTimeInterval(seconds)

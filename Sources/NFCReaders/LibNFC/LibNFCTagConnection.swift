@@ -9,12 +9,14 @@ final class LibNFCTagConnection: TagConnection {
     let apdu: Transceiver?
     let type2: Type2Link?
     private let slot: LibNFCReaderSlot
+    private let exchanger: LibNFCExchanger
     private var open = true
 
     init(tag: DetectedTag, target: LibNFCTarget, slot: LibNFCReaderSlot, timeout: Duration) {
         self.tag = tag
         self.slot = slot
         let exchanger = LibNFCExchanger(slot: slot, uid: target.uid, timeout: timeout)
+        self.exchanger = exchanger
         apdu = target.isISODEP ? LibNFCAPDUChannel(exchanger) : nil
         type2 = (!target.isISODEP && target.sak == 0x00) ? LibNFCType2Link(exchanger) : nil
     }
@@ -29,6 +31,12 @@ final class LibNFCTagConnection: TagConnection {
         slot.endConnection()
     }
 
+    /// Later exchanges fail at once; a blocking one is interrupted with `nfc_abort_command`.
+    func abandon() {
+        exchanger.abandoned.raise()
+        slot.abort()
+    }
+
     deinit { disconnect() }
 }
 
@@ -37,6 +45,8 @@ final class LibNFCExchanger {
     let slot: LibNFCReaderSlot
     let uid: [UInt8]
     let timeout: Duration
+    /// Raised when the connection is abandoned: no more exchanges.
+    let abandoned = AbandonFlag()
 
     init(slot: LibNFCReaderSlot, uid: [UInt8], timeout: Duration) {
         self.slot = slot
@@ -49,6 +59,7 @@ final class LibNFCExchanger {
     /// anticollision round: the same UID answers → `.transport`, else → `.tagLost`.
     /// The re-selection also wakes a Type 2 tag muted by a NAK.
     func run<T>(_ body: (LibNFCDevice) throws -> T) throws -> T {
+        guard !abandoned.isRaised else { throw TagError.tagLost }
         do {
             return try slot.withDevice { device, state in
                 do {

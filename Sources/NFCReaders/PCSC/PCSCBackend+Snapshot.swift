@@ -1,3 +1,4 @@
+import Foundation
 import PCSC
 
 /// One reader and the tag on it now (`PCSCBackend.snapshot()`).
@@ -21,10 +22,48 @@ extension PCSCBackend {
             return states.map { state in
                 let info = Self.readerInfo(state.reader)
                 let present = state.eventState.contains(.present) && !state.eventState.contains(.mute)
-                return ReaderSnapshot(reader: info, tag: present ? Self.detectTag(context, info: info, atr: state.atr,
+                return ReaderSnapshot(reader: info, tag: present ? Self.detectTag(info: info, atr: state.atr,
                                                                                    readUID: identifiesTags(info.name)) : nil)
             }
         }
+    }
+
+    /// How long the UID query of a new card may take before the card is reported without a UID.
+    static let detectionLimit: TimeInterval = 2
+
+    /// `detectTag(_:info:atr:)` on the reader's lane with a fresh context, waiting at most
+    /// `limit`: a card that does not answer `FF CA` (stuck in waiting-time extensions) is reported
+    /// without a UID instead of holding the caller — the monitor thread, which watches every reader.
+    /// The query left behind ends on the lane when the driver lets go; later work on that reader
+    /// waits behind it under its own deadlines.
+    static func detectTag(info: ReaderInfo, atr: [UInt8], readUID: Bool = true,
+                          limit: TimeInterval = detectionLimit) -> DetectedTag? {
+        // A reader this process leaves alone (`--reader` names another): no exchange at all.
+        guard readUID else { return unidentified(info: info, atr: atr) }
+        final class Outcome: @unchecked Sendable {
+            var tag: DetectedTag?
+            let done = DispatchSemaphore(value: 0)
+        }
+        let outcome = Outcome()
+        ReaderLane.lane(for: info).async {
+            if let context = try? Context() {
+                outcome.tag = detectTag(context, info: info, atr: atr)
+            } else {
+                outcome.tag = unidentified(info: info, atr: atr)
+            }
+            outcome.done.signal()
+        }
+        guard outcome.done.wait(timeout: .now() + limit) == .success else {
+            return unidentified(info: info, atr: atr)
+        }
+        return outcome.tag
+    }
+
+    /// A tag reported from its ATR alone (no UID).
+    static func unidentified(info: ReaderInfo, atr: [UInt8]) -> DetectedTag {
+        let classification = ATRClassification.classify(atr)
+        return DetectedTag(reader: info, technology: classification.technology, uid: [], atr: atr,
+                           historicalBytes: classification.historicalBytes, presence: PresenceCounter.next())
     }
 
     /// Builds the `DetectedTag` for a card that just arrived: technology from the ATR, UID with

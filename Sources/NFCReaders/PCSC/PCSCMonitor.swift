@@ -187,7 +187,8 @@ final class PCSCMonitor: ReaderMonitor, @unchecked Sendable {
             record.tag = nil
         }
         guard present else { return }
-        if let tag = PCSCBackend.detectTag(ctx, info: record.info, atr: state.atr, readUID: identifies(record.info.name)) {
+        // Not on the monitor's context: a card that never answers must not stop the watch of every reader.
+        if let tag = PCSCBackend.detectTag(info: record.info, atr: state.atr, readUID: identifies(record.info.name)) {
             record.tag = tag
             handler(.tagArrived(tag))
         }

@@ -54,6 +54,7 @@ public final class PCSCTagConnection: TagConnection {
     /// turned off first (once per reader and process, restored at exit). Errors are ignored:
     /// feedback is best effort.
     public func signal(_ feedback: ReaderFeedback) {
+        guard !transceiver.abandoned.isRaised else { return }
         let profile = self.profile
         guard profile.feedbackPath != .none else { return }
         if profile.feedbackPath == .acr122uPseudoAPDU, PCSCReaderRegistry.shared.claimBuzzer(readerName: tag.reader.name) {
@@ -76,5 +77,14 @@ public final class PCSCTagConnection: TagConnection {
     public func disconnect() {
         rememberRefusal()
         try? card.disconnect(.leave)
+    }
+
+    /// No further exchange reaches the card. pcsc-lite holds the context's lock for the whole of a
+    /// `SCardTransmit`, so neither `SCardDisconnect` nor releasing the context can end one that is
+    /// stuck, and `SCardCancel` only ends `SCardGetStatusChange`: the stuck call returns when the
+    /// card answers, leaves or pcscd's driver gives up. The connection has its own context, so
+    /// other readers are not held meanwhile.
+    public func abandon() {
+        transceiver.abandoned.raise()
     }
 }

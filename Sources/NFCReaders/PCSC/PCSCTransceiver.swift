@@ -5,14 +5,18 @@ import PCSC
 /// command is a C-APDU; for storage tags it is a reader pseudo-APDU (`FF CA`, `FF B0`, `FF D6`, …).
 public final class PCSCTransceiver: Transceiver {
     let card: Card
+    /// Raised by `PCSCTagConnection.abandon()`: no more exchanges reach the card.
+    let abandoned = AbandonFlag()
 
     init(card: Card) { self.card = card }
 
     /// Sends `command`, returns data + SW1 SW2.
     /// - Throws: `TagError.tagLost` (card removed/reset/absent), `.readerGone` (reader or pcscd gone),
     ///   `.readerBusy`, `.malformedReply` for a reply shorter than a status word,
-    ///   `.transport(code:message:)` with the SCARD_* code otherwise.
+    ///   `.transport(code:message:)` with the SCARD_* code otherwise; `.tagLost` at once after
+    ///   the connection was abandoned.
     public func transceive(_ command: [UInt8]) throws -> [UInt8] {
+        guard !abandoned.isRaised else { throw TagError.tagLost }
         let reply: [UInt8]
         do {
             reply = try card.transmit(command)

@@ -20,13 +20,19 @@ public final class Type4Tag: NDEFTagOperations {
     /// Whether the reader passes extended-length APDUs. When false, Le and Lc stay ≤ 255
     /// whatever MLe/MLc allow; when true they go up to MLe/MLc (at most 65535).
     public let extendedLength: Bool
+    /// The largest message `readNDEF()` reads: a longer NLEN/ENLEN is refused before any of the
+    /// message is read (the decoder would refuse it anyway, after minutes of reading 2 MB).
+    public let maxMessageLength: Int
 
     /// - Parameters:
     ///   - transceiver: an ISO 7816 channel to an ISO 14443-4 tag.
     ///   - extendedLength: true only when the reader and tag take extended-length APDUs.
-    public init(transceiver: Transceiver, extendedLength: Bool = false) {
+    ///   - maxMessageLength: the decoder's limit by default (`NDEFLimits.default`, 1 MiB).
+    public init(transceiver: Transceiver, extendedLength: Bool = false,
+                maxMessageLength: Int = NDEFLimits.default.maxMessageBytes) {
         self.transceiver = transceiver
         self.extendedLength = extendedLength
+        self.maxMessageLength = maxMessageLength
     }
 
     /// What `open()` learned: the CC and whether the tag only has the legacy v1 application.
@@ -86,7 +92,8 @@ public final class Type4Tag: NDEFTagOperations {
     /// then MLe-sized chunks (B1 with an offset data object beyond 7FFF on v3.0 tags).
     /// - Returns: the message bytes; empty when NLEN is 0.
     /// - Throws: `TagError.unsupported` when read access is not granted,
-    ///   `TagError.invalidTagData` when NLEN is 1, 2 or beyond the file,
+    ///   `TagError.invalidTagData` when NLEN is 1, 2, beyond the file or beyond `maxMessageLength`
+    ///   (checked before the message is read),
     ///   `TagError.malformedReply` for replies of the wrong size, `.status` and transport errors.
     public func readNDEF() throws -> [UInt8] {
         try guarded { try readMessage() }
@@ -107,6 +114,10 @@ public final class Type4Tag: NDEFTagOperations {
         }
         let nlen = first.prefix(lengthSize).reduce(0) { $0 << 8 | Int($1) }
         try validate(nlen: nlen, cc: cc)
+        guard nlen <= maxMessageLength else {
+            let name = cc.usesExtendedNDEFLength ? "ENLEN" : "NLEN"
+            throw TagError.invalidTagData("\(name) claims a \(nlen)-byte NDEF message, over the \(maxMessageLength)-byte limit: not read")
+        }
         guard nlen > 0 else { return [] }
         var message = Array(first[lengthSize..<min(first.count, lengthSize + nlen)])
         message.reserveCapacity(min(nlen, 0x1_0000))

@@ -99,8 +99,10 @@ public final class EmulatedPCSCReader: @unchecked Sendable {
 
     /// An in-process `Type2Link` through this reader (pseudo-APDUs of `profile`).
     /// Its `recover` re-presents the tag, as SCardReconnect with a reset does on a real reader.
-    public func type2Link() -> PseudoAPDUType2Link {
-        PseudoAPDUType2Link(transceiver: EmulatedPCSCTransceiver(reader: self), profile: profile,
+    /// `transceiver`: what carries the pseudo-APDUs to this reader (a traced or abandonable wrapper
+    /// of `EmulatedPCSCTransceiver(reader: self)`); that transceiver itself by default.
+    public func type2Link(over transceiver: (any Transceiver)? = nil) -> PseudoAPDUType2Link {
+        PseudoAPDUType2Link(transceiver: transceiver ?? EmulatedPCSCTransceiver(reader: self), profile: profile,
                             recover: { [weak self] in
                                 // SCardReconnect fails when the card is gone: no re-activation then.
                                 guard let self, self.plan.tagPresent, self.tag != nil else { throw TagError.tagLost }

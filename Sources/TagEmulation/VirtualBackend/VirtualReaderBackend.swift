@@ -221,25 +221,33 @@ final class VirtualTagConnection: TagConnection {
     let apdu: Transceiver?
     let type2: Type2Link?
     private weak var backend: VirtualReaderBackend?
+    private let reader: EmulatedPCSCReader
+    private let abandoned = AbandonFlag()
     private var closed = false
 
     init(tag: DetectedTag, reader: EmulatedPCSCReader, backend: VirtualReaderBackend, trace: ExchangeTrace?) {
         self.tag = tag
         self.backend = backend
-        let transceiver: any Transceiver
+        self.reader = reader
+        var transceiver: any Transceiver = AbandonableTransceiver(EmulatedPCSCTransceiver(reader: reader), flag: abandoned)
         if let trace {
             trace.connected(reader: tag.reader.name, atr: tag.atr)
-            transceiver = TracedTransceiver(EmulatedPCSCTransceiver(reader: reader), trace: trace)
-        } else {
-            transceiver = EmulatedPCSCTransceiver(reader: reader)
+            transceiver = TracedTransceiver(transceiver, trace: trace)
         }
         apdu = tag.technology == .type4 ? transceiver : nil
         // The reader's own link: its `recover` re-presents the tag as SCardReconnect does.
-        type2 = tag.technology == .type2 ? reader.type2Link() : nil
+        type2 = tag.technology == .type2 ? reader.type2Link(over: transceiver) : nil
     }
 
     func signal(_ feedback: ReaderFeedback) {
         backend?.record(feedback, on: tag.reader.name)
+    }
+
+    /// Later exchanges fail at once; an exchange stalled by `InjectedFault.stall` is released
+    /// (as a real reader's driver giving up), so abandoned work never keeps a thread.
+    func abandon() {
+        abandoned.raise()
+        reader.plan.releaseStalls()
     }
 
     func disconnect() {

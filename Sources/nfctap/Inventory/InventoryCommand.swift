@@ -129,7 +129,8 @@ struct Inventory: ParsableCommand {
             progress.confirmed($0, complete: $1, stats: $2)
         }
         let run = InventoryRun(environment: environment, readerFilter: readerOptions.filter,
-                               timeLimit: timeout.map(Self.duration)) { recorder.handle($0) }
+                               timeLimit: timeout.map(Self.duration),
+                               operationTimeout: readerOptions.operationTimeout) { recorder.handle($0) }
         recorder.onFailure = { [weak run] error in
             progress.note("nfctap: error: " + NDEFText.safe(error.description) + "; inventory stopped")
             run?.stop(.userCanceled)

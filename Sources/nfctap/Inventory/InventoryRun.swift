@@ -15,12 +15,15 @@ final class InventoryRun: NFCNDEFReaderSessionDelegate {
 
     /// - Parameters:
     ///   - timeLimit: the session ends (201) after this long; nil = until stopped.
+    ///   - operationTimeout: `--io-timeout`: a tag silent this long is recorded as lost.
     ///   - handler: the recorder; true = the record is on disk (green + beep).
     init(environment: NFCReaderEnvironment, readerFilter: NFCReaderFilter, timeLimit: Duration?,
+         operationTimeout: Duration? = .seconds(5),
          handler: @escaping @Sendable (NFCTagReport) -> Bool) {
+        var configuration = Self.configuration(readerFilter: readerFilter, timeLimit: timeLimit, handler: handler)
+        configuration.operationTimeout = operationTimeout
         session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false,
-                                       configuration: Self.configuration(readerFilter: readerFilter, timeLimit: timeLimit,
-                                                                         handler: handler),
+                                       configuration: configuration,
                                        environment: environment)
     }
 

@@ -10,6 +10,7 @@ enum DeskSession {
         var configuration = NFCSessionConfiguration()
         configuration.timeLimit = timeout > 0 ? .seconds(timeout) : nil
         configuration.readerFilter = readers.filter
+        configuration.operationTimeout = readers.operationTimeout
         configuration.alertHandler = { [prompt] text in prompt.message(NDEFText.safe(text)) }
         return configuration
     }

@@ -27,6 +27,26 @@ struct ReaderOptions: ParsableArguments {
         if trace { CommandTrace.start() }
         return readers.isEmpty ? .shared : .system(libnfcDevices: libnfcDevices, readerQueries: readers)
     }
+
+    @Option(name: .customLong("io-timeout"),
+            help: ArgumentHelp("Seconds one tag operation (a read, a write, one APDU) may take before the tag counts as lost; 0 = no limit.",
+                               discussion: "A card that stops answering while it stays on the reader is given up after this long (Core NFC's tag connection lost, 100); other readers are never held up by it.",
+                               valueName: "seconds"))
+    var ioTimeout: Double = 5
+
+    /// Largest --io-timeout accepted: one day.
+    static let maxIOTimeout: Double = 86_400
+
+    func validate() throws {
+        guard ioTimeout.isFinite, ioTimeout == 0 || (ioTimeout >= 0.1 && ioTimeout <= Self.maxIOTimeout) else {
+            throw ValidationError("--io-timeout must be 0 (no limit) or between 0.1 and \(Int(Self.maxIOTimeout)) seconds")
+        }
+    }
+
+    /// The session's per-operation deadline from --io-timeout.
+    var operationTimeout: Duration? {
+        ioTimeout > 0 ? .milliseconds(Int((ioTimeout * 1000).rounded())) : nil
+    }
 }
 
 /// `--trace` (and the kiosk's `"trace": true`): the exchange trace on stderr.

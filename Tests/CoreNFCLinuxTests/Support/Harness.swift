@@ -57,6 +57,9 @@ final class Harness: @unchecked Sendable {
     func settle(_ session: NFCReaderSession) {
         for _ in 0..<5 {
             session.engine.queue.sync {}
+            // Tag I/O runs on reader lanes; a lane stuck on purpose (a stalled tag) is left alone.
+            ReaderLane.waitUntilAllIdle(timeout: 0.2)
+            session.engine.queue.sync {}
             session.sessionQueue.sync {}
         }
     }
