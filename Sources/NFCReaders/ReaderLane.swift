@@ -66,10 +66,11 @@ public final class ReaderLane: @unchecked Sendable {
     }
 
     /// Makes process exit wait (at most `exitGrace`) for the lanes' last work: connections closed
-    /// after a session ended. Without it, exit runs pcsc-lite's destructor while a lane may still
+    /// after a session ended (with SCARD_LEAVE_CARD, not the reset pcscd gives the cards of a
+    /// client that vanished). Without it, exit runs pcsc-lite's destructor while a lane may still
     /// be inside a pcsc-lite call. A lane stuck in an exchange is not waited for beyond the grace
-    /// (it sits in a system call and touches nothing meanwhile). Call once at start-up.
-    public static func drainAtExit() {
+    /// (it sits in a system call and touches nothing meanwhile). Registered with the first lane.
+    static func drainAtExit() {
         atexit { ReaderLane.waitUntilAllIdle(timeout: ReaderLane.exitGrace) }
     }
 
@@ -85,6 +86,7 @@ public final class ReaderLane: @unchecked Sendable {
         return lock.withLock {
             if let lane = lanes[key] { return lane }
             let lane = ReaderLane(key: key, readerName: reader.name)
+            if lanes.isEmpty { drainAtExit() }
             lanes[key] = lane
             return lane
         }

@@ -1,15 +1,8 @@
 import ArgumentParser
-import NFCReaders
 
 @main
 struct NFCTap: ParsableCommand {
     static let version = "0.1.0"
-
-    /// Exit waits briefly for reader lanes to close their connections (`ReaderLane.drainAtExit`).
-    static func main() {
-        ReaderLane.drainAtExit()
-        main(nil as [String]?)
-    }
 
     static let configuration = CommandConfiguration(
         commandName: "nfctap",
