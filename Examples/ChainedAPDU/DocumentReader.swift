@@ -144,7 +144,7 @@ final class DocumentReader: NSObject {
         guard ccSize >= 15 else { throw DocumentReaderError.invalidFile("capability container of \(ccSize) bytes") }
         let cc = try await reader.readBinaryData(leftToRead: ccSize, amountRead: 0)
         guard cc[7] == 0x04, cc[8] >= 6 else { throw DocumentReaderError.invalidFile("no NDEF file control TLV") }
-        // The card's MLe caps each READ BINARY (docs/tags-and-readers.md, Type 4 capability container).
+        // The card's MLe caps each READ BINARY (docs/tags-and-readers.md §2, the capability container).
         let mle = Int(cc[3]) << 8 | Int(cc[4])
         reader.maxDataLengthToRead = max(1, min(reader.maxDataLengthToRead, mle))
         try await reader.selectFile(Array(cc[9...10]))
