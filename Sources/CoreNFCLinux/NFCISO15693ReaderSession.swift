@@ -18,11 +18,13 @@ extension NFCReaderSessionDelegate {
 /// `NFCTagReaderSession(pollingOption: .iso15693, …)`). Declared so code that still offers it
 /// compiles; Linux readers do not poll ISO 15693, so `readingAvailable` is false and `begin()`
 /// ends the session with `.readerErrorUnsupportedFeature` (1).
-public final class NFCISO15693ReaderSession: NFCReaderSession, @unchecked Sendable {
+open class NFCISO15693ReaderSession: NFCReaderSession, @unchecked Sendable {
     private weak var readerDelegate: (any NFCReaderSessionDelegate)?
 
-    public convenience init(delegate: any NFCReaderSessionDelegate, queue: DispatchQueue? = nil) {
-        self.init(delegate: delegate, queue: queue, configuration: .shared, environment: .shared)
+    public init(delegate: any NFCReaderSessionDelegate, queue: DispatchQueue? = nil) {
+        self.readerDelegate = delegate
+        super.init(queue: queue, configuration: .shared, environment: .shared)
+        engine.host = self
     }
 
     /// Linux: with a configuration and an environment, like the other sessions.
@@ -34,18 +36,18 @@ public final class NFCISO15693ReaderSession: NFCReaderSession, @unchecked Sendab
     }
 
     /// False: Linux readers do not poll ISO 15693.
-    public override class var readingAvailable: Bool { false }
+    open override class var readingAvailable: Bool { false }
 
-    public override var delegate: Any? { readerDelegate }
+    open override var delegate: Any? { readerDelegate }
 
     /// Ends the session at once with `.readerErrorUnsupportedFeature` (1).
-    public override func begin() {
+    open override func begin() {
         engine.invalidate(NFCReaderError(.readerErrorUnsupportedFeature, message: "Linux readers do not poll ISO 15693"),
                           byUser: false)
     }
 
     /// Nothing to restart: the session never polls.
-    public func restartPolling() {}
+    open func restartPolling() {}
 }
 
 extension NFCISO15693ReaderSession: SessionEngineHost {

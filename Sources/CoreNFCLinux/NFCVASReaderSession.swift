@@ -73,14 +73,16 @@ extension NFCVASReaderSessionDelegate {
 /// Core NFC's `NFCVASReaderSession` (Apple Wallet value-added services). Declared so iOS code
 /// that offers it compiles; VAS needs Apple's protocol keys and terminal certification, so
 /// `readingAvailable` is false and `begin()` ends the session with `.readerErrorUnsupportedFeature`.
-public final class NFCVASReaderSession: NFCReaderSession, @unchecked Sendable {
+open class NFCVASReaderSession: NFCReaderSession, @unchecked Sendable {
     public let vasCommandConfigurations: [NFCVASCommandConfiguration]
     private weak var vasDelegate: (any NFCVASReaderSessionDelegate)?
 
-    public convenience init(vasCommandConfigurations: [NFCVASCommandConfiguration], delegate: any NFCVASReaderSessionDelegate,
-                            queue: DispatchQueue?) {
-        self.init(vasCommandConfigurations: vasCommandConfigurations, delegate: delegate, queue: queue,
-                  configuration: .shared, environment: .shared)
+    public init(vasCommandConfigurations: [NFCVASCommandConfiguration], delegate: any NFCVASReaderSessionDelegate,
+                queue: DispatchQueue?) {
+        self.vasCommandConfigurations = vasCommandConfigurations
+        self.vasDelegate = delegate
+        super.init(queue: queue, configuration: .shared, environment: .shared)
+        engine.host = self
     }
 
     /// Linux: with a configuration and an environment, like the other sessions.
@@ -93,12 +95,12 @@ public final class NFCVASReaderSession: NFCReaderSession, @unchecked Sendable {
     }
 
     /// False: no Linux reader offers Apple VAS.
-    public override class var readingAvailable: Bool { false }
+    open override class var readingAvailable: Bool { false }
 
-    public override var delegate: Any? { vasDelegate }
+    open override var delegate: Any? { vasDelegate }
 
     /// Ends the session at once with `.readerErrorUnsupportedFeature` (1).
-    public override func begin() {
+    open override func begin() {
         engine.invalidate(NFCReaderError(.readerErrorUnsupportedFeature,
                                          message: "Apple VAS (Wallet passes) is not available on Linux readers"),
                           byUser: false)
