@@ -21,6 +21,14 @@ final class ISO14443Session: NFCTagReaderSession {
     }
 }
 
+/// An APDU subclass as ISO 7816 libraries write them.
+final class SelectByAID: NFCISO7816APDU {
+    init(aid: [UInt8]) {
+        super.init(instructionClass: 0x00, instructionCode: 0xA4, p1Parameter: 0x04, p2Parameter: 0x00, data: Data(aid),
+                   expectedResponseLength: 256)
+    }
+}
+
 @Suite("Core NFC parity: session classes are open, as on iOS")
 struct SessionSubclassTests {
     @Test("a subclass with nothing overridden reads a tag like the class it extends")
@@ -63,5 +71,31 @@ struct SessionSubclassTests {
         #expect(session?.pollingOption == .iso14443)
         #expect(NFCTagReaderSession(pollingOption: [], delegate: delegate) == nil)
         #expect((session?.delegate as AnyObject?) === delegate)
+    }
+
+    @Test("an NFCISO7816APDU subclass goes out byte for byte and equals the same APDU built by the base class")
+    func apduSubclass() {
+        let h = Harness()
+        let card = type4Card("08 11 22 33")
+        card.apduResponder = { apdu in apdu.hexString == "00A4040007D276000085010100" ? [0x90, 0x00] : [0x6A, 0x82] }
+        let delegate = TagDelegate()
+        let session = h.tagSession(delegate)!
+        h.backend.place(card, on: "Reader A")
+        session.begin()
+        h.settle(session)
+        guard case let .iso7816(tag)? = delegate.lastTags.first else {
+            Issue.record("expected an .iso7816 tag")
+            return
+        }
+        let connected = Completion<(any Error)?>()
+        session.connect(to: delegate.lastTags[0]) { connected.fulfil($0) }
+        #expect(connected.wait()! == nil)
+        let select = SelectByAID(aid: [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01])
+        #expect(select.isEqual(NFCISO7816APDU(data: Data([UInt8](hex: "00A4040007D276000085010100")!))))
+        let reply = Completion<(UInt8, UInt8, (any Error)?)>()
+        tag.sendCommand(apdu: select) { reply.fulfil(($1, $2, $3)) }
+        let answer = reply.wait()
+        #expect(answer?.0 == 0x90 && answer?.1 == 0x00 && answer?.2 == nil)
+        session.invalidate()
     }
 }
