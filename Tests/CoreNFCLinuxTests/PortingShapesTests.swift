@@ -79,6 +79,42 @@ func familyName(_ tag: NFCTag) -> String {
     }
 }
 
+/// Plugin code keeps the last tag as `NFCTag?` and switches on it directly.
+func storedTagKind(_ tag: NFCTag?) -> String {
+    switch tag {
+    case let .iso7816(card): return "iso7816 \(card.initialSelectedAID)"
+    case let .miFare(mifare): return "miFare \(mifare.mifareFamily.rawValue)"
+    case let .feliCa(felica): return "feliCa " + felica.currentSystemCode.map { String(format: "%02hhX", $0) }.joined()
+    case let .iso15693(vicinity):
+        return "iso15693 \(RequestFlag(rawValue: 0x22).contains(.address)) \(String(format: "%d", vicinity.icManufacturerCode))"
+    default: return "none"
+    }
+}
+
+/// One object serving both a tag session and a VAS session, each conformance in its own extension.
+final class DualSessionDelegate: NSObject {
+    private let lock = NSLock()
+    private var log: [String] = []
+    var events: [String] { lock.lock(); defer { lock.unlock() }; return log }
+    func record(_ event: String) { lock.lock(); log.append(event); lock.unlock() }
+}
+
+extension DualSessionDelegate: NFCTagReaderSessionDelegate {
+    func tagReaderSessionDidBecomeActive(_ session: NFCTagReaderSession) { record("tag active") }
+    func tagReaderSession(_ session: NFCTagReaderSession, didInvalidateWithError error: Error) {
+        record("tag ended \((error as NSError).code)")
+    }
+    func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {}
+}
+
+extension DualSessionDelegate: NFCVASReaderSessionDelegate {
+    func readerSessionDidBecomeActive(_ session: NFCVASReaderSession) { record("vas active") }
+    func readerSession(_ session: NFCVASReaderSession, didInvalidateWithError error: Error) {
+        record("vas ended \((error as! NFCReaderError).errorCode)")
+    }
+    func readerSession(_ session: NFCVASReaderSession, didReceive responses: [NFCVASResponse]) {}
+}
+
 @Suite("Core NFC parity: shapes published reader code takes, with a plain import")
 struct PortingShapesTests {
     @Test("optional delegate methods written in an extension are the ones the protocols call")
@@ -116,5 +152,27 @@ struct PortingShapesTests {
     func tagSwitch() {
         #expect(familyName(.feliCa(MockFeliCaTag())) == "feliCa")
         #expect(familyName(.iso15693(MockISO15693Tag())) == "iso15693")
+    }
+
+    @Test("a stored NFCTag? switches with enum patterns; the global RequestFlag name works unqualified")
+    func optionalTagSwitch() {
+        #expect(storedTagKind(nil) == "none")
+        #expect(storedTagKind(.feliCa(MockFeliCaTag())) == "feliCa 88B4")
+        #expect(storedTagKind(.iso15693(MockISO15693Tag())) == "iso15693 true 4")
+    }
+
+    @Test("one delegate for a tag session and a VAS session: each session reaches its own methods")
+    func dualDelegate() {
+        let h = Harness()
+        let delegate = DualSessionDelegate()
+        let vas = NFCVASReaderSession(vasCommandConfigurations: [NFCVASCommandConfiguration(vasMode: .urlOnly, passTypeIdentifier: "pass.x", url: nil)],
+                                      delegate: delegate, queue: h.delegateQueue, configuration: h.configuration, environment: h.environment)
+        vas.begin()
+        h.settle(vas)
+        let tag = NFCTagReaderSession(pollingOption: .iso15693, delegate: delegate, queue: h.delegateQueue,
+                                      configuration: h.configuration, environment: h.environment)
+        tag?.begin()
+        if let tag { h.settle(tag) }
+        #expect(delegate.events == ["vas ended 1", "tag ended 1"])
     }
 }
