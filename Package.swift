@@ -74,6 +74,8 @@ let package = Package(
         .executableTarget(name: "AsyncNDEFExample", dependencies: ["CoreNFCLinux"], path: "Examples/AsyncNDEF"),
         .executableTarget(name: "ISO7816ReaderExample", dependencies: ["CoreNFCLinux"], path: "Examples/ISO7816Reader"),
         .executableTarget(name: "UltralightRawExample", dependencies: ["CoreNFCLinux"], path: "Examples/UltralightRaw"),
+        .executableTarget(name: "ChainedAPDUExample", dependencies: ["CoreNFCLinux"], path: "Examples/ChainedAPDU"),
+        .executableTarget(name: "TagInfoPluginExample", dependencies: ["CoreNFCLinux"], path: "Examples/TagInfoPlugin"),
 
         .executableTarget(
             name: "nfctap-bench",

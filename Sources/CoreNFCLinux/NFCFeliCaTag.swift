@@ -90,4 +90,9 @@ enum UnsupportedTagCommand {
     static func fail(_ handler: @escaping ((any Error)?) -> Void) {
         DispatchQueue.global().async { handler(error) }
     }
+
+    /// The same for the iOS 14 `resultHandler:` forms.
+    static func failResult<Success>(_ handler: @escaping (Result<Success, any Error>) -> Void) {
+        DispatchQueue.global().async { handler(.failure(error)) }
+    }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// Le (`expectedResponseLength`): -1 = no Le field; 1…256 short (256 is sent as `00`);
 /// 257…65536 extended (65536 is sent as `00 00`). More than 255 data bytes or Le > 256 makes the
 /// whole APDU extended (ISO 7816-4 §5.1).
-public class NFCISO7816APDU: NSObject, NSCopying {
+open class NFCISO7816APDU: NSObject, NSCopying {
     public let instructionClass: UInt8
     public let instructionCode: UInt8
     public let p1Parameter: UInt8

@@ -10,7 +10,7 @@ import NFCReaders
 /// - Multi-read: each tag is read once per presence; a tag left on the reader is not read again,
 ///   it is read again after it left and came back.
 /// - Several tags detected within `configuration.batchWindow` come in one callback.
-public final class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
+open class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
     private enum Mode {
         /// No tags seen yet: whether the delegate implements `didDetect tags` is unknown.
         case undetermined
@@ -25,9 +25,13 @@ public final class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
     private let tagsDeclined = Locked(false)
 
     /// Apple's initializer: `NFCReaderEnvironment.shared` and `NFCSessionConfiguration.shared`.
-    public convenience init(delegate: any NFCNDEFReaderSessionDelegate, queue: DispatchQueue?, invalidateAfterFirstRead: Bool) {
-        self.init(delegate: delegate, queue: queue, invalidateAfterFirstRead: invalidateAfterFirstRead,
-                  configuration: .shared, environment: .shared)
+    /// Designated, as on iOS, so subclasses (mocks, wrappers) can call it.
+    public init(delegate: any NFCNDEFReaderSessionDelegate, queue: DispatchQueue?, invalidateAfterFirstRead: Bool) {
+        self.ndefDelegate = delegate
+        self.hasDelegate = true
+        self.invalidateAfterFirstRead = invalidateAfterFirstRead
+        super.init(queue: queue, configuration: .shared, environment: .shared)
+        engine.host = self
     }
 
     /// Linux: with a configuration and an environment.
@@ -49,16 +53,16 @@ public final class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
         engine.host = self
     }
 
-    public override var delegate: Any? { ndefDelegate }
+    open override var delegate: Any? { ndefDelegate }
 
     /// Read-write mode: tags handed out so far become invalid; the tags in the field come again in
     /// a later `readerSession(_:didDetect:)`.
-    public func restartPolling() {
+    open func restartPolling() {
         engine.restartPolling()
     }
 
     /// Read-write mode: connects to `tag`, dropping the connection to any other.
-    public func connect(to tag: any NFCNDEFTag, completionHandler: @escaping ((any Error)?) -> Void) {
+    open func connect(to tag: any NFCNDEFTag, completionHandler: @escaping ((any Error)?) -> Void) {
         guard let tag = tag as? SessionTag else {
             sessionQueue.async {
                 completionHandler(NFCReaderError(.readerErrorInvalidParameter, message: "not a tag of this session"))
@@ -68,7 +72,7 @@ public final class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
         engine.connect(tag, completion: completionHandler)
     }
 
-    public func connect(to tag: any NFCNDEFTag) async throws {
+    open func connect(to tag: any NFCNDEFTag) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             connect(to: tag) { error in
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }

@@ -3,6 +3,14 @@ import Foundation
 /// Core NFC's error domain (`NFCErrorDomain`).
 public let NFCErrorDomain: String = "NFCError"
 
+/// Core NFC's user-info key for an ISO 15693 tag's error code. Declared for code that reads it;
+/// Linux never puts it in an error (no ISO 15693 tags).
+public let NFCISO15693TagResponseErrorKey: String = "NFCISO15693TagResponseErrorKey"
+
+/// Core NFC's user-info key for a tag answer of unexpected length. Declared for code that reads it;
+/// on Linux such answers are error 102 with a message instead.
+public let NFCTagResponseUnexpectedLengthErrorKey: String = "NFCTagResponseUnexpectedLengthErrorKey"
+
 /// Core NFC's `NFCReaderError`: the error handed to `didInvalidateWithError` and to tag-operation
 /// completion handlers. Raw values are Apple's (docs/corenfc.md, "Errors").
 ///
@@ -95,6 +103,8 @@ public struct NFCReaderError: Error, Hashable, Sendable, CustomNSError, Localize
     public static var errorDomain: String { NFCErrorDomain }
     public var errorCode: Int { code.rawValue }
     public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+    /// Apple's bridged errors expose the `NSError` user info as `userInfo`.
+    public var userInfo: [String: Any] { errorUserInfo }
     public var errorDescription: String? { message }
     public var localizedDescription: String { message }
     public var description: String { "\(message) (NFCError \(code.rawValue))" }

@@ -23,7 +23,7 @@ public enum NFCInvalidationReason: Sendable, Equatable {
 /// One session of a kind may be active at a time (per `NFCReaderEnvironment.slot`); a session
 /// cannot be restarted after it ended. While active the session keeps itself alive; the delegate
 /// is held weakly.
-public class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Sendable {
+open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Sendable {
     let engine: SessionEngine
     /// The queue delegate callbacks and completion handlers run on.
     public let sessionQueue: DispatchQueue
@@ -37,13 +37,13 @@ public class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Se
     }
 
     /// True when a reader is attached (through `NFCReaderEnvironment.shared`).
-    public class var readingAvailable: Bool {
+    open class var readingAvailable: Bool {
         guard let backends = try? NFCReaderEnvironment.shared.makeBackends() else { return false }
         return backends.contains { (try? $0.listReaders().isEmpty == false) ?? false }
     }
 
     /// The session's delegate (held weakly).
-    public var delegate: Any? { nil }
+    open var delegate: Any? { nil }
 
     /// True from `readerSessionDidBecomeActive` until the session ends.
     public var isReady: Bool { engine.isReady }
@@ -60,7 +60,7 @@ public class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Se
 
     /// The prompt shown to the user; on Linux it goes to `configuration.alertHandler` (the
     /// terminal, or the log in kiosk mode) when the session becomes active and on every change.
-    public var alertMessage: String {
+    open var alertMessage: String {
         get { alert.current }
         set {
             alert.withLock { $0 = newValue }
@@ -74,17 +74,17 @@ public class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Se
 
     /// Starts polling. The delegate hears `…DidBecomeActive`, or `didInvalidateWithError` with 1
     /// (no reader or no pcscd; the message names the fix) or 203 (another session is active).
-    public func begin() {
+    open func begin() {
         engine.begin()
     }
 
     /// Ends the session; the delegate gets 200.
-    public func invalidate() {
+    open func invalidate() {
         invalidate(reason: .userCanceled)
     }
 
     /// Ends the session showing `errorMessage` to the user; the delegate gets 200.
-    public func invalidate(errorMessage: String) {
+    open func invalidate(errorMessage: String) {
         if !errorMessage.isEmpty { showAlert(errorMessage) }
         engine.invalidate(NFCReaderError(.readerSessionInvalidationErrorUserCanceled,
                                          message: errorMessage.isEmpty ? nil : errorMessage), byUser: true)

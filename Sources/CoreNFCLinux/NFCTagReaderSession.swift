@@ -4,7 +4,7 @@ import NFCReaders
 
 /// Core NFC's `NFCTagReaderSession`: detects tags by technology and talks to them directly
 /// (APDUs to `.iso7816` tags, native commands to `.miFare` tags), NDEF included.
-public final class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
+open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
     /// Apple's polling options, raw values included. Linux readers poll ISO 14443 only.
     public struct PollingOption: OptionSet, Sendable {
         public let rawValue: Int
@@ -20,9 +20,13 @@ public final class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
     private weak var tagDelegate: (any NFCTagReaderSessionDelegate)?
 
     /// Apple's initializer (`NFCReaderEnvironment.shared`, `NFCSessionConfiguration.shared`). nil for an empty polling option.
-    public convenience init?(pollingOption: PollingOption, delegate: any NFCTagReaderSessionDelegate, queue: DispatchQueue? = nil) {
-        self.init(pollingOption: pollingOption, delegate: delegate, queue: queue,
-                  configuration: .shared, environment: .shared)
+    /// Designated, as on iOS, so subclasses (mocks, wrappers) can call it.
+    public init?(pollingOption: PollingOption, delegate: any NFCTagReaderSessionDelegate, queue: DispatchQueue? = nil) {
+        guard !pollingOption.isEmpty else { return nil }
+        self.pollingOption = pollingOption
+        self.tagDelegate = delegate
+        super.init(queue: queue, configuration: .shared, environment: .shared)
+        engine.host = self
     }
 
     /// Linux: with a configuration and an environment. nil for an empty polling option.
@@ -35,7 +39,7 @@ public final class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
         engine.host = self
     }
 
-    public override var delegate: Any? { tagDelegate }
+    open override var delegate: Any? { tagDelegate }
 
     /// The tag of the last successful `connect(to:)`, until another connect, `restartPolling()`,
     /// the tag leaving or the session ending.
@@ -43,7 +47,7 @@ public final class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
 
     /// Starts polling; without `.iso14443` in the polling option there is nothing Linux readers
     /// can poll for and the session ends with `.readerErrorUnsupportedFeature`.
-    public override func begin() {
+    open override func begin() {
         guard pollingOption.contains(.iso14443) else {
             engine.invalidate(NFCReaderError(.readerErrorUnsupportedFeature,
                                              message: "Linux readers poll ISO 14443 only; add .iso14443 to the polling option"),
@@ -55,12 +59,12 @@ public final class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
 
     /// Tags handed out so far become invalid; the tags in the field come again in a later
     /// `tagReaderSession(_:didDetect:)`.
-    public func restartPolling() {
+    open func restartPolling() {
         engine.restartPolling()
     }
 
     /// Connects to `tag`, dropping the connection to any other.
-    public func connect(to tag: NFCTag, completionHandler: @escaping ((any Error)?) -> Void) {
+    open func connect(to tag: NFCTag, completionHandler: @escaping ((any Error)?) -> Void) {
         guard let tag = tag.ndefTag as? SessionTag else {
             sessionQueue.async {
                 completionHandler(NFCReaderError(.readerErrorInvalidParameter, message: "not a tag of this session"))
@@ -70,7 +74,7 @@ public final class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
         engine.connect(tag, completion: completionHandler)
     }
 
-    public func connect(to tag: NFCTag) async throws {
+    open func connect(to tag: NFCTag) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             connect(to: tag) { error in
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }
