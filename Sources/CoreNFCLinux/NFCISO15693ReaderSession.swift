@@ -18,7 +18,7 @@ extension NFCReaderSessionDelegate {
 /// `NFCTagReaderSession(pollingOption: .iso15693, …)`). Declared so code that still offers it
 /// compiles; Linux readers do not poll ISO 15693, so `readingAvailable` is false and `begin()`
 /// ends the session with `.readerErrorUnsupportedFeature` (1).
-open class NFCISO15693ReaderSession: NFCReaderSession, @unchecked Sendable {
+open class NFCISO15693ReaderSession: NFCReaderSession {
     private weak var readerDelegate: (any NFCReaderSessionDelegate)?
 
     public init(delegate: any NFCReaderSessionDelegate, queue: DispatchQueue? = nil) {

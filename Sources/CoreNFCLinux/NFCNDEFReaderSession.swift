@@ -10,7 +10,7 @@ import NFCReaders
 /// - Multi-read: each tag is read once per presence; a tag left on the reader is not read again,
 ///   it is read again after it left and came back.
 /// - Several tags detected within `configuration.batchWindow` come in one callback.
-open class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
+open class NFCNDEFReaderSession: NFCReaderSession {
     private enum Mode {
         /// No tags seen yet: whether the delegate implements `didDetect tags` is unknown.
         case undetermined

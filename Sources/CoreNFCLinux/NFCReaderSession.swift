@@ -23,7 +23,7 @@ public enum NFCInvalidationReason: Sendable, Equatable {
 /// One session of a kind may be active at a time (per `NFCReaderEnvironment.slot`); a session
 /// cannot be restarted after it ended. While active the session keeps itself alive; the delegate
 /// is held weakly.
-open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Sendable {
+open class NFCReaderSession: NSObject, NFCReaderSessionProtocol {
     let engine: SessionEngine
     /// The queue delegate callbacks and completion handlers run on.
     public let sessionQueue: DispatchQueue

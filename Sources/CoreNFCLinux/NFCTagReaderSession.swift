@@ -4,7 +4,7 @@ import NFCReaders
 
 /// Core NFC's `NFCTagReaderSession`: detects tags by technology and talks to them directly
 /// (APDUs to `.iso7816` tags, native commands to `.miFare` tags), NDEF included.
-open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
+open class NFCTagReaderSession: NFCReaderSession {
     /// Apple's polling options, raw values included. Linux readers poll ISO 14443 only.
     public struct PollingOption: OptionSet, Sendable {
         public let rawValue: Int

@@ -73,7 +73,7 @@ extension NFCVASReaderSessionDelegate {
 /// Core NFC's `NFCVASReaderSession` (Apple Wallet value-added services). Declared so iOS code
 /// that offers it compiles; VAS needs Apple's protocol keys and terminal certification, so
 /// `readingAvailable` is false and `begin()` ends the session with `.readerErrorUnsupportedFeature`.
-open class NFCVASReaderSession: NFCReaderSession, @unchecked Sendable {
+open class NFCVASReaderSession: NFCReaderSession {
     public let vasCommandConfigurations: [NFCVASCommandConfiguration]
     private weak var vasDelegate: (any NFCVASReaderSessionDelegate)?
 
