@@ -65,13 +65,20 @@ public enum ZebraTag {
             }
         }
         guard let serial else { throw ZebraTagError.missingSerial }
+        // A Bluetooth field written as all zeros beside another Bluetooth address is that radio
+        // absent; when no Bluetooth field holds a real address, the zeros are no printer's address
+        // (pairing would go looking for 00:00:00:00:00:00): refused, naming the field.
+        if identity.bluetooth == nil, identity.bluetoothLE == nil,
+           let zero = fields.first(where: { ($0.key == "mB" || $0.key == "mBL") && MACAddress(string: $0.value)?.isZero == true }) {
+            throw ZebraTagError.notADeviceAddress(key: zero.key, value: zero.value, reason: .allZero)
+        }
         identity.serial = serial
         return identity
     }
 
-    /// Empty or all zeros → nil (absent, docs/zebra.md §1; so pairing has no address and never
-    /// starts a discovery); a broadcast or multicast address is no printer's: refused. Otherwise
-    /// a valid MAC or an error.
+    /// Empty or all zeros → nil (absent, docs/zebra.md §1; a tag whose only Bluetooth address is
+    /// all zeros is refused by the caller); a broadcast or multicast address is no printer's:
+    /// refused. Otherwise a valid MAC or an error.
     private static func mac(_ field: QueryField) throws -> MACAddress? {
         if field.value.isEmpty { return nil }
         guard let mac = MACAddress(string: field.value) else {

@@ -57,6 +57,8 @@ public enum ZebraTagError: Error, Hashable, Sendable {
     public enum AddressProblem: Hashable, Sendable {
         case broadcast
         case multicast
+        /// `00:00:00:00:00:00` as the tag's only Bluetooth address.
+        case allZero
     }
 
     /// What is wrong with a text field in ``ZebraTagError/invalidField(key:value:reason:)``.
@@ -110,7 +112,12 @@ extension ZebraTagError: CustomStringConvertible {
         case let .malformedMAC(k, v):
             return "\(k)=\"\(v)\" is not a MAC address (12 hex digits)"
         case let .notADeviceAddress(k, v, reason):
-            let why = reason == .broadcast ? "the broadcast address" : "a multicast (group) address: its first octet is odd"
+            let why: String
+            switch reason {
+            case .broadcast: why = "the broadcast address"
+            case .multicast: why = "a multicast (group) address: its first octet is odd"
+            case .allZero: why = "all zeros, and the tag names no other Bluetooth address"
+            }
             return "\(k)=\"\(v)\" is not a printer address: it is \(why)"
         case .missingSerial:
             return "no serial number (s=) on the tag"

@@ -45,8 +45,8 @@ import Testing
         #expect(r.stdout.contains("mB"))
     }
 
-    @Test("a broadcast or multicast Bluetooth MAC is reported as no printer address", arguments: [
-        ("mB=ffffffffffff", "broadcast"), ("mBL=01005e000001", "multicast"),
+    @Test("a broadcast, multicast or all-zero Bluetooth MAC is reported as no printer address", arguments: [
+        ("mB=ffffffffffff", "broadcast"), ("mBL=01005e000001", "multicast"), ("mB=000000000000", "all zeros"),
     ])
     func groupAddressIsNoPrinter(field: String, reason: String) throws {
         let r = try runCLI(["decode", "--json", try Self.hex("http://www.zebra.com/apps/r/nfc?\(field)&s=XXZFJ170700336")])

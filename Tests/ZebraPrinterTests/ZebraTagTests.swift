@@ -103,9 +103,20 @@ struct ZebraTagTests {
     }
 
     @Test func emptyAndZeroMACsAreAbsent() throws {
-        let id = try ZebraTag.identity(fromURI:
-            "http://zebra.com/apps/r/nfc?mE=&mW=000000000000&mB=00:00:00:00:00:00&mBL=00-00-00-00-00-00&s=S")
-        #expect(id == PrinterIdentity(serial: "S"))
+        let id = try ZebraTag.identity(fromURI: "http://zebra.com/apps/r/nfc?mE=&mW=000000000000&mBL=00-00-00-00-00-00&mB=cc78ab3ebae0&s=S")
+        #expect(id == PrinterIdentity(serial: "S", bluetooth: MACAddress(string: "cc78ab3ebae0")))
+    }
+
+    @Test func onlyZeroBluetoothMACsAreNoPrinterAddress() throws {
+        #expect(throws: ZebraTagError.notADeviceAddress(key: "mB", value: "00:00:00:00:00:00", reason: .allZero)) {
+            try ZebraTag.identity(fromURI:
+                "http://zebra.com/apps/r/nfc?mE=&mW=000000000000&mB=00:00:00:00:00:00&mBL=00-00-00-00-00-00&s=S")
+        }
+        #expect(throws: ZebraTagError.notADeviceAddress(key: "mBL", value: "000000000000", reason: .allZero)) {
+            try ZebraTag.identity(fromURI: "http://www.zebra.com/apps/r/nfc?mBL=000000000000&c=ZD410&s=S")
+        }
+        // No Bluetooth field at all (an Ethernet-only printer) is not refused here.
+        #expect(try ZebraTag.identity(fromURI: "http://www.zebra.com/apps/r/nfc?mE=00074d6c9e65&s=S").bluetooth == nil)
     }
 
     @Test func bothBluetoothMACsReported() throws {
