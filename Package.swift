@@ -52,9 +52,20 @@ let package = Package(
         // Virtual tags, the vpcd card client and the PN532 emulator (tests, `demo`, `emulate`).
         .target(name: "TagEmulation", dependencies: ["NFCTags", "NFCReaders", "NDEF"]),
 
+        // The application: kiosk, inventory, pairing verdicts, the desktop agent, JSON output,
+        // journal logging, the soak harness. The `nfctap` executable only parses commands.
+        .target(
+            name: "NFCTapKit",
+            dependencies: [
+                "NDEF", "NFCTags", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "RecordOutput",
+                "DesktopIntegration", "Fleet",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "nfctap",
             dependencies: [
+                "NFCTapKit",
                 "NDEF", "NFCTags", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "RecordOutput",
                 "DesktopIntegration", "Fleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -98,7 +109,7 @@ let package = Package(
         .testTarget(
             name: "SystemTests",
             dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "NFCReaders", "Pairing", "ZebraPrinter",
-                           "CoreNFCLinux", "RecordOutput", "nfctap", "DesktopIntegration", "Fleet", "MQTT"],
+                           "CoreNFCLinux", "RecordOutput", "nfctap", "NFCTapKit", "DesktopIntegration", "Fleet", "MQTT"],
             exclude: ["Fixtures/bluez_zebra.py"]
         ),
     ],

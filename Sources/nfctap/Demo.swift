@@ -3,6 +3,7 @@ import CoreNFCLinux
 import Foundation
 import NDEF
 import NFCReaders
+import NFCTapKit
 import TagEmulation
 import ZebraPrinter
 

@@ -1,3 +1,4 @@
+import NFCTapKit
 import Pairing
 import ZebraPrinter
 

@@ -1,6 +1,7 @@
 import CoreNFCLinux
 import Dispatch
 import Foundation
+import NFCTapKit
 
 /// A multi-read session as `scan` runs it (no time limit, tag details), over the demo's
 /// environment: every tag read comes out of `nextReport`.

@@ -1,5 +1,6 @@
 import NDEF
 import NFCTags
+import NFCTapKit
 import TagEmulation
 
 /// The built-in virtual reader and tags `nfctap demo` uses.

@@ -1,6 +1,7 @@
 import CoreNFCLinux
 import Dispatch
 import Foundation
+import NFCTapKit
 
 /// Writes one message the way an iOS app does: a read-write `NFCNDEFReaderSession` whose
 /// delegate implements `readerSession(_:didDetect:)`, then `connect(to:)` → `queryNDEFStatus` →

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NFCTapKit
 
 /// Documented exit codes (README "Exit codes").
 enum NFCTapExit {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import NFCTapKit
 
 /// `pair`'s messages on stderr. While waiting for a tap on a terminal it also keeps a spinner
 /// with the seconds left on the last line, cleared before any other message; when stderr is

@@ -1,4 +1,5 @@
 import Foundation
+import NFCTapKit
 
 /// What a signal interrupts in `pair`: the wait for a tap (the session is invalidated and the
 /// wait returns `.interrupted`, exit 130), or pairing and the conversation, which block in BlueZ

@@ -1,6 +1,7 @@
 import CoreNFCLinux
 import Dispatch
 import Foundation
+import NFCTapKit
 import ZebraPrinter
 
 /// Waits for a Zebra printer tag: a read session over `NFCReaderEnvironment.shared` that goes on

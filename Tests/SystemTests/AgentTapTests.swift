@@ -3,7 +3,7 @@ import DesktopIntegration
 import NDEF
 import NFCReaders
 import Testing
-@testable import nfctap
+@testable import NFCTapKit
 
 /// What the agent makes of a tag (summary, body, action) without a bus: no daemons needed.
 @Suite struct AgentTapTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import nfctap
+@testable import NFCTapKit
 
 /// The kiosk's configuration file: every key read, every mistake named precisely.
 @Suite("Kiosk configuration")

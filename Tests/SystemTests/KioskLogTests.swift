@@ -1,5 +1,5 @@
 import Testing
-@testable import nfctap
+@testable import NFCTapKit
 
 /// The kiosk's journald lines: priority prefix, message, sorted key=value, one event per line.
 @Suite("Kiosk log lines")

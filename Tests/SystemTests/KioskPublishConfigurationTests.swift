@@ -1,7 +1,7 @@
 import Fleet
 import Foundation
 import Testing
-@testable import nfctap
+@testable import NFCTapKit
 
 /// The kiosk's `"publish"` key (README "Fleet").
 @Suite("Kiosk configuration: publish")

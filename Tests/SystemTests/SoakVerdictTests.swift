@@ -1,5 +1,5 @@
 import Testing
-@testable import nfctap
+@testable import NFCTapKit
 
 /// The soak's judgement (scripts/soak.sh): flat passes, growth of RSS, descriptors or threads fails.
 @Suite("Soak verdict")

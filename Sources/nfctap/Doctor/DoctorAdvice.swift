@@ -1,4 +1,5 @@
 import Glibc
+import NFCTapKit
 
 /// The commands doctor prints as fixes: `sudo ` in front only for a user who is not root (a fresh
 /// Debian root has no sudo), several joined with `&&`.

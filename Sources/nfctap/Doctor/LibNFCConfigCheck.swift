@@ -1,4 +1,5 @@
 import Foundation
+import NFCTapKit
 
 /// libnfc devices named in `LIBNFC_DEVICE`, /etc/nfc/libnfc.conf and /etc/nfc/devices.d/*.conf,
 /// and whether the serial port each names exists and can be opened.

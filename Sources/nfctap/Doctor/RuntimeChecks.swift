@@ -1,4 +1,5 @@
 import NFCReaders
+import NFCTapKit
 import Pairing
 
 /// pcscd running and the readers it sees (the running side of PCSCInstallCheck).

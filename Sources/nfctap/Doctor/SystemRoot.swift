@@ -1,4 +1,5 @@
 import Foundation
+import NFCTapKit
 
 /// Where doctor looks for /proc, /sys, /dev, /etc and /usr. `NFCTAP_SYSROOT` prefixes them all
 /// (for checking a chroot or an image, and for tests that build a fake tree).

@@ -4,6 +4,7 @@ import Fleet
 import Foundation
 import Logging
 import NFCReaders
+import NFCTapKit
 
 /// `nfctap kiosk`: handles every tap, for months, without a terminal (systemd/nfctap-kiosk.service).
 struct Kiosk: ParsableCommand {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import NFCTapKit
 
 /// The desk side of a command on stderr: the "Hold a tag near …" line, a spinner with the seconds
 /// left (terminals only), and messages that first clear the spinner line. Every stderr write of

@@ -1,4 +1,5 @@
 import Foundation
+import NFCTapKit
 
 /// How desk messages look on stderr: colours and live lines (spinner, countdown) only when stderr
 /// is a terminal, colours never when `NO_COLOR` is set (https://no-color.org) or `TERM` is `dumb`.
