@@ -1,14 +1,13 @@
 import CoreNFCLinux
 import Dispatch
 import Foundation
-import NFCTapKit
 import ZebraPrinter
 
 /// Waits for a Zebra printer tag: a read session over `NFCReaderEnvironment.shared` that goes on
 /// through taps of other tags (each gets a line saying what it holds and the reader's red light)
 /// until a printer tag (green + beep), an unusable Zebra tag, the time limit, or `interrupt`.
-final class PrinterTapWaiter: @unchecked Sendable {
-    enum Outcome {
+package final class PrinterTapWaiter: @unchecked Sendable {
+    package enum Outcome {
         case printer(PrinterIdentity)
         /// A Zebra URL with a broken query.
         case unusable(ZebraTagError)
@@ -28,7 +27,7 @@ final class PrinterTapWaiter: @unchecked Sendable {
     /// - Parameters:
     ///   - timeout: the session's time limit; nil = wait until interrupted.
     ///   - operationTimeout: `--io-timeout`: a tag silent this long counts as lost.
-    init(console: PairConsole, readerFilter: NFCReaderFilter, timeout: Duration?,
+    package init(console: PairConsole, readerFilter: NFCReaderFilter, timeout: Duration?,
          environment: NFCReaderEnvironment = .shared, operationTimeout: Duration? = .seconds(5)) {
         self.console = console
         self.environment = environment
@@ -42,7 +41,7 @@ final class PrinterTapWaiter: @unchecked Sendable {
     }
 
     /// Blocks until the outcome is known (the session runs on its own queues and a detached task).
-    func wait() -> Outcome {
+    package func wait() -> Outcome {
         let session = NFCNDEFReaderSession(invalidateAfterFirstRead: false, configuration: configuration,
                                            environment: environment)
         lock.withLock { self.session = session }
@@ -60,7 +59,7 @@ final class PrinterTapWaiter: @unchecked Sendable {
     }
 
     /// Ends the wait (SIGINT/SIGTERM/SIGHUP): the session is invalidated with Core NFC's 200.
-    func interrupt(_ signal: Int32) {
+    package func interrupt(_ signal: Int32) {
         let session = lock.withLock { () -> NFCNDEFReaderSession? in
             interruptedBy = signal
             return self.session

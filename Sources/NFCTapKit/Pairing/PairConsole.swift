@@ -1,12 +1,10 @@
-import ArgumentParser
 import Dispatch
 import Foundation
-import NFCTapKit
 
 /// `pair`'s messages on stderr. While waiting for a tap on a terminal it also keeps a spinner
 /// with the seconds left on the last line, cleared before any other message; when stderr is
 /// not a terminal (a pipe, a log) only plain lines are written.
-final class PairConsole: @unchecked Sendable {
+package final class PairConsole: @unchecked Sendable {
     private let queue = DispatchQueue(label: "nfctap.pair.console")
     private let isTerminal: Bool
     private var timer: DispatchSourceTimer?
@@ -14,26 +12,20 @@ final class PairConsole: @unchecked Sendable {
     private var frame = 0
     private static let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
-    init(isTerminal: Bool = Stderr.isTerminal) {
+    package init(isTerminal: Bool = Stderr.isTerminal) {
         self.isTerminal = isTerminal
     }
 
     /// Writes one line (the spinner, if shown, is cleared first and redrawn on its next tick).
-    func line(_ text: String) {
+    package func line(_ text: String) {
         queue.sync {
             clearSpinner()
             FileHandle.standardError.write(Data((text + "\n").utf8))
         }
     }
 
-    /// Writes `nfctap: error: …` and exits with `code`.
-    func fail(_ message: String, code: ExitCode) -> Never {
-        stopSpinner()
-        Pair.fail(CLIError(message, exit: code))
-    }
-
     /// Starts the spinner (terminals only). `deadline` nil = no countdown.
-    func startSpinner(deadline: ContinuousClock.Instant?) {
+    package func startSpinner(deadline: ContinuousClock.Instant?) {
         guard isTerminal else { return }
         queue.sync {
             guard timer == nil else { return }
@@ -46,7 +38,7 @@ final class PairConsole: @unchecked Sendable {
     }
 
     /// Stops the spinner and clears its line.
-    func stopSpinner() {
+    package func stopSpinner() {
         queue.sync {
             timer?.cancel()
             timer = nil
