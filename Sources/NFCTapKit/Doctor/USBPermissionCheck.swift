@@ -2,14 +2,16 @@ import NFCReaders
 
 /// Known readers on the USB bus, and whether this user may open their device node
 /// (needed for libnfc's direct USB drivers; pcscd runs as root and does not need it).
-struct USBPermissionCheck {
-    struct Found: Equatable {
-        var reader: KnownReader
-        var sysfsName: String
-        var devnode: String
+package struct USBPermissionCheck {
+    package init() {}
+
+    package struct Found: Equatable {
+        package var reader: KnownReader
+        package var sysfsName: String
+        package var devnode: String
     }
 
-    func readers(_ root: SystemRoot) -> [Found] {
+    package func readers(_ root: SystemRoot) -> [Found] {
         var found: [Found] = []
         for entry in root.list("/sys/bus/usb/devices") {
             let dir = "/sys/bus/usb/devices/\(entry)"
@@ -26,7 +28,7 @@ struct USBPermissionCheck {
         return found
     }
 
-    func run(_ root: SystemRoot) -> [DoctorFinding] {
+    package func run(_ root: SystemRoot) -> [DoctorFinding] {
         let found = readers(root)
         if found.isEmpty {
             return [DoctorFinding(check: "usb-readers", status: .info,

@@ -1,11 +1,13 @@
 /// The udev rules that give the logged-in user and group plugdev the readers' USB nodes
 /// (udev/60-nfctap.rules; libnfc's direct USB drivers need them, pcscd does not).
-struct UdevRulesCheck {
+package struct UdevRulesCheck {
+    package init() {}
+
     /// Where udev reads rules from: the administrator's copy, then the package's.
-    static let locations = ["/etc/udev/rules.d/60-nfctap.rules", "/usr/lib/udev/rules.d/60-nfctap.rules",
+    package static let locations = ["/etc/udev/rules.d/60-nfctap.rules", "/usr/lib/udev/rules.d/60-nfctap.rules",
                             "/lib/udev/rules.d/60-nfctap.rules"]
 
-    func run(_ root: SystemRoot) -> DoctorFinding {
+    package func run(_ root: SystemRoot) -> DoctorFinding {
         if let found = Self.locations.first(where: { root.exists($0) }) {
             let text = root.read(found) ?? ""
             if text.contains("idVendor") {
@@ -19,7 +21,7 @@ struct UdevRulesCheck {
                              fix: Self.fix)
     }
 
-    static var fix: String {
+    package static var fix: String {
         DoctorAdvice.asRoot("install -m 644 udev/60-nfctap.rules /etc/udev/rules.d/", "udevadm control --reload",
                             "udevadm trigger") + " " + DoctorAdvice.fromSource
     }

@@ -1,12 +1,11 @@
 import CoreNFCLinux
 import Dispatch
 import Foundation
-import NFCTapKit
 
 /// Writes one message the way an iOS app does: a read-write `NFCNDEFReaderSession` whose
 /// delegate implements `readerSession(_:didDetect:)`, then `connect(to:)` → `queryNDEFStatus` →
 /// `writeNDEF` → `invalidate()`.
-final class DemoWriteSession: NFCNDEFReaderSessionDelegate {
+package final class DemoWriteSession: NFCNDEFReaderSessionDelegate {
     private var session: NFCNDEFReaderSession!
     private let message: NFCNDEFMessage
     private let narrate: (String) -> Void
@@ -14,7 +13,7 @@ final class DemoWriteSession: NFCNDEFReaderSessionDelegate {
     private let ended = DispatchSemaphore(value: 0)
     private var whenActive: () -> Void = {}
 
-    init(environment: NFCReaderEnvironment, message: NFCNDEFMessage, narrate: @escaping @Sendable (String) -> Void) {
+    package init(environment: NFCReaderEnvironment, message: NFCNDEFMessage, narrate: @escaping @Sendable (String) -> Void) {
         self.message = message
         self.narrate = narrate
         var configuration = NFCSessionConfiguration()
@@ -29,13 +28,13 @@ final class DemoWriteSession: NFCNDEFReaderSessionDelegate {
     /// reported before the write. `whenActive` runs once polling has started (the demo puts the
     /// tag on the reader there).
     /// - Throws: `DemoError` with the session's error.
-    func run(prompt: String, timeout: TimeInterval, whenActive: @escaping () -> Void) throws -> (NFCNDEFStatus, Int) {
+    package func run(prompt: String, timeout: TimeInterval, whenActive: @escaping () -> Void) throws -> (NFCNDEFStatus, Int) {
         self.whenActive = whenActive
         session.alertMessage = prompt
         session.begin()
         let result = outcome.take(before: Date(timeIntervalSinceNow: timeout))
         session.invalidate()
-        _ = ended.wait(timeout: .now() + Demo.stepTimeout)
+        _ = ended.wait(timeout: .now() + DemoStep.timeout)
         switch result {
         case let .success(query)?: return query
         case let .failure(error)?: throw DemoError("writing failed: \(error.localizedDescription)")
@@ -43,11 +42,11 @@ final class DemoWriteSession: NFCNDEFReaderSessionDelegate {
         }
     }
 
-    func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
+    package func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
         whenActive()
     }
 
-    func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [any NFCNDEFTag]) {
+    package func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [any NFCNDEFTag]) {
         guard let tag = tags.first else { return }
         session.connect(to: tag) { [self] error in
             if let error { return fail(error) }
@@ -71,7 +70,7 @@ final class DemoWriteSession: NFCNDEFReaderSessionDelegate {
                                                                          message: String(describing: error))))
     }
 
-    static func describe(_ status: NFCNDEFStatus) -> String {
+    package static func describe(_ status: NFCNDEFStatus) -> String {
         switch status {
         case .notSupported: return "not NDEF"
         case .readWrite: return "read-write"
@@ -79,10 +78,10 @@ final class DemoWriteSession: NFCNDEFReaderSessionDelegate {
         }
     }
 
-    func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
+    package func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
         fail(error)  // ignored when the write already succeeded: the step takes the first outcome
         ended.signal()
     }
 
-    func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {}
+    package func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {}
 }

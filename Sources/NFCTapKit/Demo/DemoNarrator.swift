@@ -1,27 +1,26 @@
 import CoreNFCLinux
 import Foundation
-import NFCTapKit
 
 /// The demo's voice: narration on stderr, tags on stdout exactly as `scan` prints them (text
 /// lines, or one JSON object per line with `--json`), pauses between steps when watched.
-final class DemoNarrator: @unchecked Sendable {
+package final class DemoNarrator: @unchecked Sendable {
     // @unchecked: immutable after init; FileHandle writes are thread-safe.
-    let json: Bool
-    let pause: TimeInterval
+    package let json: Bool
+    package let pause: TimeInterval
 
-    init(json: Bool, pause: TimeInterval) {
+    package init(json: Bool, pause: TimeInterval) {
         self.json = json
         self.pause = pause
     }
 
     /// Writes `text` to stderr, line by line (control characters in a line shown escaped).
-    func say(_ text: String) {
+    package func say(_ text: String) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { NDEFText.safe(String($0)) }
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 
     /// Prints a tag as `scan` would; with `--json`, `extra` fields follow the tag's own.
-    func show(_ report: NFCTagReport, extra: [(String, JSONValue)] = []) {
+    package func show(_ report: NFCTagReport, extra: [(String, JSONValue)] = []) {
         if json {
             print(TagReportJSON.object(report, extra: extra).jsonText)
         } else {
@@ -30,7 +29,7 @@ final class DemoNarrator: @unchecked Sendable {
         fflush(stdout)
     }
 
-    func wait() {
+    package func wait() {
         if pause > 0 { Thread.sleep(forTimeInterval: pause) }
     }
 }

@@ -1,16 +1,15 @@
 import Foundation
-import NFCTapKit
 
 /// How desk messages look on stderr: colours and live lines (spinner, countdown) only when stderr
 /// is a terminal, colours never when `NO_COLOR` is set (https://no-color.org) or `TERM` is `dumb`.
-struct PromptStyle: Sendable {
+package struct PromptStyle: Sendable {
     /// ANSI colours in messages.
-    var colours: Bool
+    package var colours: Bool
     /// A spinner line redrawn in place (needs a terminal that understands `\r` and `ESC [K`).
-    var live: Bool
+    package var live: Bool
 
     /// Decides from the environment and whether stderr is a terminal.
-    init(environment: [String: String] = ProcessInfo.processInfo.environment,
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment,
          isTerminal: Bool = Stderr.isTerminal) {
         let dumb = environment["TERM"] == "dumb"
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
@@ -18,7 +17,7 @@ struct PromptStyle: Sendable {
         colours = live && !noColor
     }
 
-    enum Colour: String {
+    package enum Colour: String {
         case green = "32"
         case red = "31"
         case yellow = "33"
@@ -26,7 +25,7 @@ struct PromptStyle: Sendable {
     }
 
     /// `text` in `colour` when colours are on, else unchanged.
-    func paint(_ text: String, _ colour: Colour) -> String {
+    package func paint(_ text: String, _ colour: Colour) -> String {
         colours ? "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m" : text
     }
 }

@@ -1,6 +1,8 @@
 /// pcscd and the CCID driver that USB readers need.
-struct PCSCInstallCheck {
-    func run(_ root: SystemRoot) -> [DoctorFinding] {
+package struct PCSCInstallCheck {
+    package init() {}
+
+    package func run(_ root: SystemRoot) -> [DoctorFinding] {
         var findings: [DoctorFinding] = []
         if root.exists("/usr/sbin/pcscd") {
             findings.append(DoctorFinding(check: "pcscd-installed", status: .ok, summary: "pcscd is installed", fix: nil))

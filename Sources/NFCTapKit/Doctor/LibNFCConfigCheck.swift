@@ -1,11 +1,12 @@
 import Foundation
-import NFCTapKit
 
 /// libnfc devices named in `LIBNFC_DEVICE`, /etc/nfc/libnfc.conf and /etc/nfc/devices.d/*.conf,
 /// and whether the serial port each names exists and can be opened.
-struct LibNFCConfigCheck {
+package struct LibNFCConfigCheck {
+    package init() {}
+
     /// `device.connstring = "pn532_uart:/dev/ttyUSB0"` lines, in file order.
-    static func connstrings(inConfig text: String) -> [String] {
+    package static func connstrings(inConfig text: String) -> [String] {
         text.split(separator: "\n").compactMap { raw in
             let line = raw.trimmingCharacters(in: .whitespaces)
             guard !line.hasPrefix("#"), let eq = line.firstIndex(of: "=") else { return nil }
@@ -19,7 +20,7 @@ struct LibNFCConfigCheck {
         }
     }
 
-    func run(_ root: SystemRoot, environment: [String: String]) -> [DoctorFinding] {
+    package func run(_ root: SystemRoot, environment: [String: String]) -> [DoctorFinding] {
         var sources: [(String, String)] = []
         if let env = environment["LIBNFC_DEVICE"], !env.isEmpty { sources.append(("LIBNFC_DEVICE", env)) }
         for c in Self.connstrings(inConfig: root.read("/etc/nfc/libnfc.conf") ?? "") {

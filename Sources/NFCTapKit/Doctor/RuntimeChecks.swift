@@ -1,10 +1,11 @@
 import NFCReaders
-import NFCTapKit
 import Pairing
 
 /// pcscd running and the readers it sees (the running side of PCSCInstallCheck).
-struct PCSCRuntimeCheck {
-    func run() -> [DoctorFinding] {
+package struct PCSCRuntimeCheck {
+    package init() {}
+
+    package func run() -> [DoctorFinding] {
         let readers: [ReaderInfo]
         do {
             readers = try PCSCBackend().listReaders()
@@ -30,10 +31,12 @@ struct PCSCRuntimeCheck {
 }
 
 /// A BlueZ adapter present and powered (needed by `nfctap pair --handler bluez`).
-struct BlueZCheck {
-    var handler = BlueZPairingHandler()
+package struct BlueZCheck {
+    package var handler = BlueZPairingHandler()
 
-    func run() -> DoctorFinding {
+    package init() {}
+
+    package func run() -> DoctorFinding {
         let adapters: [BluetoothAdapterStatus]
         do {
             adapters = try handler.adapters()

@@ -1,19 +1,20 @@
 import CoreNFCLinux
 import Foundation
 import NFCReaders
-import NFCTapKit
 
 /// Watches what a session does with its backends, for the desk messages Core NFC's surface does
 /// not carry: the readers found when the session started ("Hold a tag near …") and the reader-level
 /// view (reader name, UID, technology) of the tag a read-write or tag session connected to.
-final class ScanRecorder: @unchecked Sendable {
+package final class ScanRecorder: @unchecked Sendable {
     private let lock = NSLock()
     private var readers: [ReaderInfo] = []
     private var connected: DetectedTag?
     private var arrived: DetectedTag?
 
+    package init() {}
+
     /// `base` with every backend wrapped so this recorder sees its reader lists and connections.
-    func environment(wrapping base: NFCReaderEnvironment) -> NFCReaderEnvironment {
+    package func environment(wrapping base: NFCReaderEnvironment) -> NFCReaderEnvironment {
         var environment = base
         let make = base.makeBackends
         environment.makeBackends = { [self] in try make().map { RecordingBackend(base: $0, recorder: self) } }
@@ -22,7 +23,7 @@ final class ScanRecorder: @unchecked Sendable {
 
     /// Names of the readers the backends listed (in order, once each) that `names` selects,
     /// by `ReaderSelection`'s rule as the session selects them.
-    func readerNames(matching names: [String]) -> [String] {
+    package func readerNames(matching names: [String]) -> [String] {
         lock.withLock {
             var seen = Set<String>()
             let listed = readers.filter { seen.insert($0.name).inserted }
@@ -31,10 +32,10 @@ final class ScanRecorder: @unchecked Sendable {
     }
 
     /// The tag of the last connection the session opened.
-    var lastConnectedTag: DetectedTag? { lock.withLock { connected } }
+    package var lastConnectedTag: DetectedTag? { lock.withLock { connected } }
 
     /// The last tag that arrived on a reader (read or not).
-    var lastArrivedTag: DetectedTag? { lock.withLock { arrived } }
+    package var lastArrivedTag: DetectedTag? { lock.withLock { arrived } }
 
     fileprivate func saw(_ event: ReaderEvent) {
         if case let .tagArrived(tag) = event { lock.withLock { arrived = tag } }
@@ -51,17 +52,17 @@ final class ScanRecorder: @unchecked Sendable {
 
 /// Forwards every call to `base`, telling the recorder what it listed and connected to.
 private final class RecordingBackend: ReaderBackend, @unchecked Sendable {
-    let base: any ReaderBackend
-    let recorder: ScanRecorder
+    package let base: any ReaderBackend
+    package let recorder: ScanRecorder
 
-    init(base: any ReaderBackend, recorder: ScanRecorder) {
+    package init(base: any ReaderBackend, recorder: ScanRecorder) {
         self.base = base
         self.recorder = recorder
     }
 
-    var kind: ReaderBackendKind { base.kind }
+    package var kind: ReaderBackendKind { base.kind }
 
-    func listReaders() throws -> [ReaderInfo] {
+    package func listReaders() throws -> [ReaderInfo] {
         let readers = try base.listReaders()
         recorder.listed(readers)
         return readers
@@ -69,7 +70,7 @@ private final class RecordingBackend: ReaderBackend, @unchecked Sendable {
 
     /// The session holds its backends weakly and its monitors strongly: the monitor keeps this
     /// wrapper alive for as long as the session listens.
-    func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws -> any ReaderMonitor {
+    package func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws -> any ReaderMonitor {
         let recorder = self.recorder
         return RecordingMonitor(base: try base.startMonitoring { event in
             recorder.saw(event)
@@ -77,7 +78,7 @@ private final class RecordingBackend: ReaderBackend, @unchecked Sendable {
         }, backend: self)
     }
 
-    func connect(to tag: DetectedTag, exclusive: Bool) throws -> any TagConnection {
+    package func connect(to tag: DetectedTag, exclusive: Bool) throws -> any TagConnection {
         let connection = try base.connect(to: tag, exclusive: exclusive)
         recorder.connecting(to: tag)
         return connection
@@ -86,13 +87,13 @@ private final class RecordingBackend: ReaderBackend, @unchecked Sendable {
 
 /// A monitor that keeps its `RecordingBackend` alive.
 private final class RecordingMonitor: ReaderMonitor, @unchecked Sendable {
-    let base: any ReaderMonitor
-    let backend: RecordingBackend
+    package let base: any ReaderMonitor
+    package let backend: RecordingBackend
 
-    init(base: any ReaderMonitor, backend: RecordingBackend) {
+    package init(base: any ReaderMonitor, backend: RecordingBackend) {
         self.base = base
         self.backend = backend
     }
 
-    func stop() { base.stop() }
+    package func stop() { base.stop() }
 }

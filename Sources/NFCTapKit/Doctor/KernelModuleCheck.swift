@@ -1,12 +1,13 @@
 import NFCReaders
-import NFCTapKit
 
 /// The kernel's NFC stack (`nfc`, `pn533`, `pn533_usb`) binds PN533-based readers (ACR122U, SCL3711)
 /// and hides them from pcscd and libnfc.
-struct KernelModuleCheck {
-    static let modules = ["pn533_usb", "pn533", "nfc"]
+package struct KernelModuleCheck {
+    package init() {}
 
-    func run(_ root: SystemRoot) -> DoctorFinding {
+    package static let modules = ["pn533_usb", "pn533", "nfc"]
+
+    package func run(_ root: SystemRoot) -> DoctorFinding {
         let loaded = (root.read("/proc/modules") ?? "")
             .split(separator: "\n")
             .compactMap { $0.split(separator: " ").first.map(String.init) }

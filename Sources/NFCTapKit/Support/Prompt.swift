@@ -1,13 +1,12 @@
 import Dispatch
 import Foundation
-import NFCTapKit
 
 /// The desk side of a command on stderr: the "Hold a tag near …" line, a spinner with the seconds
 /// left (terminals only), and messages that first clear the spinner line. Every stderr write of
 /// the command goes through here while it waits, so lines never interleave with the spinner.
 /// Call `clear()` before writing to stdout when both may be the same terminal.
-final class Prompt: @unchecked Sendable {
-    let style: PromptStyle
+package final class Prompt: @unchecked Sendable {
+    package let style: PromptStyle
     private let lock = NSLock()
     private let deadline: Date?
     private var timer: DispatchSourceTimer?
@@ -18,7 +17,7 @@ final class Prompt: @unchecked Sendable {
     private static let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
     /// - Parameter timeout: seconds until the session's time limit, shown as a countdown; nil = none.
-    init(style: PromptStyle = PromptStyle(), timeout: Double?) {
+    package init(style: PromptStyle = PromptStyle(), timeout: Double?) {
         self.style = style
         deadline = timeout.map { Date().addingTimeInterval($0) }
     }
@@ -26,7 +25,7 @@ final class Prompt: @unchecked Sendable {
     deinit { timer?.cancel() }
 
     /// Prints `text` as a line, then (on a terminal) starts the spinner with `status` beside it.
-    func start(_ text: String, status: String = "waiting") {
+    package func start(_ text: String, status: String = "waiting") {
         message(text)
         guard style.live else { return }
         lock.withLock {
@@ -41,7 +40,7 @@ final class Prompt: @unchecked Sendable {
     }
 
     /// A line on stderr (the spinner line is cleared first and comes back at the next tick).
-    func message(_ text: String, _ colour: PromptStyle.Colour? = nil) {
+    package func message(_ text: String, _ colour: PromptStyle.Colour? = nil) {
         let painted = colour.map { style.paint(text, $0) } ?? text
         lock.withLock {
             eraseSpinner()
@@ -50,12 +49,12 @@ final class Prompt: @unchecked Sendable {
     }
 
     /// Removes the spinner line now (before stdout output); it comes back at the next tick.
-    func clear() {
+    package func clear() {
         lock.withLock { eraseSpinner() }
     }
 
     /// Stops the spinner for good and removes its line.
-    func stop() {
+    package func stop() {
         lock.withLock {
             timer?.cancel()
             timer = nil

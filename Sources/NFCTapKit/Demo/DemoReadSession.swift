@@ -1,11 +1,10 @@
 import CoreNFCLinux
 import Dispatch
 import Foundation
-import NFCTapKit
 
 /// A multi-read session as `scan` runs it (no time limit, tag details), over the demo's
 /// environment: every tag read comes out of `nextReport`.
-final class DemoReadSession: NFCNDEFReaderSessionDelegate {
+package final class DemoReadSession: NFCNDEFReaderSessionDelegate {
     private enum Event {
         case report(NFCTagReport)
         case ended(NFCReaderError)
@@ -16,7 +15,7 @@ final class DemoReadSession: NFCNDEFReaderSessionDelegate {
     private let ended = DispatchSemaphore(value: 0)
     private let active = DispatchSemaphore(value: 0)
 
-    init(environment: NFCReaderEnvironment, alert: @escaping @Sendable (String) -> Void) {
+    package init(environment: NFCReaderEnvironment, alert: @escaping @Sendable (String) -> Void) {
         var configuration = NFCSessionConfiguration()
         configuration.timeLimit = nil
         configuration.collectTagDetails = true
@@ -33,15 +32,15 @@ final class DemoReadSession: NFCNDEFReaderSessionDelegate {
 
     /// Starts polling, showing `prompt` as Core NFC's alert message; returns once the session is
     /// active (or ended: `nextReport` then says why).
-    func begin(prompt: String) {
+    package func begin(prompt: String) {
         session.alertMessage = prompt
         session.begin()
-        _ = active.wait(timeout: .now() + Demo.stepTimeout)
+        _ = active.wait(timeout: .now() + DemoStep.timeout)
     }
 
     /// The next tag read.
     /// - Throws: `DemoError` when the session ended or nothing was read within `timeout`.
-    func nextReport(timeout: TimeInterval) throws -> NFCTagReport {
+    package func nextReport(timeout: TimeInterval) throws -> NFCTagReport {
         switch inbox.take(before: Date(timeIntervalSinceNow: timeout)) {
         case let .report(report)?: return report
         case let .ended(error)?: throw DemoError("the read session ended: \(error.localizedDescription)")
@@ -50,20 +49,20 @@ final class DemoReadSession: NFCNDEFReaderSessionDelegate {
     }
 
     /// Ends the session and waits until it has (so the next session may begin). Idempotent.
-    func end() {
+    package func end() {
         session.invalidate()
-        if ended.wait(timeout: .now() + Demo.stepTimeout) == .success { ended.signal() }
+        if ended.wait(timeout: .now() + DemoStep.timeout) == .success { ended.signal() }
     }
 
-    func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
+    package func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
         active.signal()
     }
 
-    func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
+    package func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
         inbox.put(.ended(error as? NFCReaderError ?? NFCReaderError(.readerSessionInvalidationErrorSessionTerminatedUnexpectedly)))
         active.signal()
         ended.signal()
     }
 
-    func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {}
+    package func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {}
 }

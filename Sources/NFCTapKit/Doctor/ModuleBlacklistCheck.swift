@@ -1,12 +1,14 @@
 /// The modprobe.d blacklist that keeps the kernel's NFC stack (`nfc`, `pn533`, `pn533_usb`) off
 /// PN533-based readers at boot and at plug-in (udev/nfctap-blacklist.conf).
-struct ModuleBlacklistCheck {
+package struct ModuleBlacklistCheck {
+    package init() {}
+
     /// modprobe.d(5) directories, in its order of precedence.
-    static let directories = ["/etc/modprobe.d", "/run/modprobe.d", "/usr/local/lib/modprobe.d",
+    package static let directories = ["/etc/modprobe.d", "/run/modprobe.d", "/usr/local/lib/modprobe.d",
                               "/usr/lib/modprobe.d", "/lib/modprobe.d"]
 
     /// Modules named by `blacklist M` or disabled by `install M /bin/false` (or /bin/true).
-    static func blacklisted(inConfig text: String) -> Set<String> {
+    package static func blacklisted(inConfig text: String) -> Set<String> {
         var names: Set<String> = []
         for raw in text.split(separator: "\n") {
             let words = raw.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
@@ -19,7 +21,7 @@ struct ModuleBlacklistCheck {
         return names
     }
 
-    func run(_ root: SystemRoot) -> DoctorFinding {
+    package func run(_ root: SystemRoot) -> DoctorFinding {
         var names: Set<String> = []
         for dir in Self.directories {
             for file in root.list(dir) where file.hasSuffix(".conf") {
