@@ -93,6 +93,12 @@ let package = Package(
             dependencies: ["NDEF", "NFCTags", "NFCReaders", "TagEmulation", "ZebraPrinter", "CoreNFCLinux", "PCSC", "Fleet", "MQTT"],
             path: "Benchmarks/nfctap-bench"
         ),
+        // The kiosk soak (scripts/soak.sh): N virtual taps in one process, resources sampled.
+        .executableTarget(
+            name: "nfctap-soak",
+            dependencies: ["NFCTapKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Benchmarks/nfctap-soak"
+        ),
 
         // Ring 1 (unit) and ring 2 (protocol) tests: no services.
         .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
@@ -104,12 +110,16 @@ let package = Package(
         .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"]),
         .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT"]),
-        // Ring 3 (system): real pcscd + vpcd, libnfc + PN532 emulator, BlueZ mock, the CLI as a user runs it.
+        // The application's logic without daemons: kiosk configuration and log, inventory output, agent taps, soak verdicts.
+        .testTarget(name: "NFCTapKitTests", dependencies: ["NFCTapKit", "CoreNFCLinux", "NFCReaders", "NDEF", "DesktopIntegration",
+                                                           "RecordOutput", "Fleet"]),
+        // Ring 3 (system): real pcscd + vpcd, libnfc + PN532 emulator, BlueZ mock, the CLI as a user runs it
+        // (the built `nfctap` binary, found by path: see SystemEnvironment.cliPath).
         // Started by scripts/test.sh; each suite is skipped with a clear reason when its daemon is absent.
         .testTarget(
             name: "SystemTests",
             dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "NFCReaders", "Pairing", "ZebraPrinter",
-                           "CoreNFCLinux", "RecordOutput", "nfctap", "NFCTapKit", "DesktopIntegration", "Fleet", "MQTT"],
+                           "CoreNFCLinux", "RecordOutput", "NFCTapKit", "DesktopIntegration", "Fleet", "MQTT"],
             exclude: ["Fixtures/bluez_zebra.py"]
         ),
     ],

@@ -5,7 +5,7 @@ import NDEF
 import NFCReaders
 import TagEmulation
 
-/// `nfctap kiosk --soak N` (scripts/soak.sh): the kiosk's runner under N virtual taps in this
+/// `nfctap-soak N` (scripts/soak.sh): the kiosk's runner under N virtual taps in this
 /// process, with a reader unplugged and plugged back every `replugEvery` taps and the reader
 /// service lost and restored every `serviceCycleEvery`; samples RSS, fds and threads every
 /// `sampleEvery` taps and judges them flat after warm-up.
@@ -147,7 +147,7 @@ package struct SoakVerdict {
 
     package init(samples: [ProcessSample]) {
         guard samples.count >= 8 else {
-            problems = ["only \(samples.count) samples: use more taps or a smaller --soak-sample-every"]
+            problems = ["only \(samples.count) samples: use more taps or a smaller --sample-every"]
             return
         }
         let warm = max(1, samples.count / 10)

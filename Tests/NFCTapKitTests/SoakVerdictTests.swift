@@ -41,7 +41,7 @@ struct SoakVerdictTests {
     @Test("too few samples is a failure, not a pass")
     func tooFew() {
         #expect(SoakVerdict(samples: Self.samples(count: 5)).problems
-                == ["only 5 samples: use more taps or a smaller --soak-sample-every"])
+                == ["only 5 samples: use more taps or a smaller --sample-every"])
     }
 
     @Test("VmRSS parsing")

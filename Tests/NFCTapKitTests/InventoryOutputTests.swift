@@ -43,7 +43,7 @@ struct InventoryOutputTests {
 
     @Test("a new CSV file gets the header once; reopening appends without a second header")
     func headerOnce() throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.path("taps.csv")
         do {
             let output = try InventoryOutput(path: path, format: .csv) { Issue.record("unexpected warning \($0)") }
@@ -61,7 +61,7 @@ struct InventoryOutputTests {
 
     @Test("a JSON Lines file ending in a partial record: warned, cut off, then appended to")
     func repairJSONLines() throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.path("taps.jsonl")
         let good = InventoryFormat.jsonl.encode(Self.record)
         let torn = String(good.prefix(40))
@@ -79,7 +79,7 @@ struct InventoryOutputTests {
 
     @Test("a CSV file torn inside a quoted newline is cut back to its last whole row")
     func repairCSV() throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.path("taps.csv")
         var hostile = Self.record
         hostile.summary = "line one\r\nline \"two\", end"
@@ -96,7 +96,7 @@ struct InventoryOutputTests {
 
     @Test("a CSV file holding only a torn header gets a whole header again")
     func tornHeader() throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.path("taps.csv")
         try "seq,time,ui".write(toFile: path, atomically: false, encoding: .utf8)
         var warnings: [String] = []
@@ -107,7 +107,7 @@ struct InventoryOutputTests {
 
     @Test("a file that is not an inventory of that format is refused and left alone")
     func foreignFile() throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.path("notes.csv")
         try "name,phone\r\nbob,123\r\n".write(toFile: path, atomically: false, encoding: .utf8)
         #expect(throws: InventoryOutputError.notOurs(path: path, format: "csv")) {
@@ -123,7 +123,7 @@ struct InventoryOutputTests {
 
     @Test("an --output in a directory that does not exist is refused")
     func missingDirectory() throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.path("missing/taps.jsonl")
         #expect(throws: InventoryOutputError.directoryMissing(path: path, directory: dir.path("missing"))) {
             try InventoryOutput(path: path, format: .jsonl) { _ in }
@@ -133,7 +133,7 @@ struct InventoryOutputTests {
 
     @Test("a failed write (disk full) throws with the errno; the file is cut back to its last record")
     func diskFull() throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.path("taps.jsonl")
         try InventoryOutput(path: path, format: .jsonl) { _ in }.append(InventoryFormat.jsonl.encode(Self.record))
         let output = try InventoryOutput(path: path, format: .jsonl, calls: .diskFull(afterWriting: 20)) { _ in }

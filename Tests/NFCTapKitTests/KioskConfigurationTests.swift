@@ -20,7 +20,7 @@ struct KioskConfigurationTests {
 
     @Test("Examples/kiosk.json (what the README installs) is valid and means what it says")
     func example() throws {
-        let path = SystemEnvironment.packageRoot.appendingPathComponent("Examples/kiosk.json").path
+        let path = TestPaths.packageRoot.appendingPathComponent("Examples/kiosk.json").path
         let c = try KioskConfiguration.load(path: path)
         var expected = KioskConfiguration()
         expected.action = .json
