@@ -3,6 +3,9 @@
 // The module shape follows docs/architecture.md; see README.md for the map.
 import PackageDescription
 
+/// Swift 6 language mode, target by target (issue 17): the pure modules first; the package default is still 5.
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
 let package = Package(
     name: "nfctap",
     platforms: [.macOS(.v13)],
@@ -33,18 +36,18 @@ let package = Package(
         .target(name: "MQTT", dependencies: ["CMosquitto"]),
 
         // Pure Swift: codecs and tag logic, testable without a reader.
-        .target(name: "NDEF"),
-        .target(name: "NFCTags", dependencies: ["NDEF"]),
-        .target(name: "ZebraPrinter", dependencies: ["NDEF"]),
+        .target(name: "NDEF", swiftSettings: swift6),
+        .target(name: "NFCTags", dependencies: ["NDEF"], swiftSettings: swift6),
+        .target(name: "ZebraPrinter", dependencies: ["NDEF"], swiftSettings: swift6),
         // Durable record files (inventory, kiosk), CSV cells and JSON strings made safe.
-        .target(name: "RecordOutput"),
+        .target(name: "RecordOutput", swiftSettings: swift6),
 
         // Readers, sessions, pairing.
         .target(name: "NFCReaders", dependencies: ["NFCTags", "PCSC", "LibNFC"]),
         .target(name: "CoreNFCLinux", dependencies: ["NFCReaders", "NFCTags", "NDEF"]),
         .target(name: "Pairing", dependencies: ["ZebraPrinter", "CSDBus", "RecordOutput"]),
         // Desktop entries, Exec lines, URL claims, launch files: `nfctap agent` (background reading).
-        .target(name: "DesktopIntegration"),
+        .target(name: "DesktopIntegration", swiftSettings: swift6),
 
         // Fleet: records of a JSONL file published to an MQTT broker, nothing lost (README "Fleet").
         .target(name: "Fleet", dependencies: ["MQTT"]),
