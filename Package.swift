@@ -31,9 +31,9 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Thin typed wrappers: every C call of a library lives in one module.
-        .target(name: "PCSC", dependencies: ["CPCSCLite"]),
-        .target(name: "LibNFC", dependencies: ["CLibNFC"]),
-        .target(name: "MQTT", dependencies: ["CMosquitto"]),
+        .target(name: "PCSC", dependencies: ["CPCSCLite"], swiftSettings: swift6),
+        .target(name: "LibNFC", dependencies: ["CLibNFC"], swiftSettings: swift6),
+        .target(name: "MQTT", dependencies: ["CMosquitto"], swiftSettings: swift6),
 
         // Pure Swift: codecs and tag logic, testable without a reader.
         .target(name: "NDEF", swiftSettings: swift6),
@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "DesktopIntegration", swiftSettings: swift6),
 
         // Fleet: records of a JSONL file published to an MQTT broker, nothing lost (README "Fleet").
-        .target(name: "Fleet", dependencies: ["MQTT"]),
+        .target(name: "Fleet", dependencies: ["MQTT"], swiftSettings: swift6),
 
         // Virtual tags, the vpcd card client and the PN532 emulator (tests, `demo`, `emulate`).
         .target(name: "TagEmulation", dependencies: ["NFCTags", "NFCReaders", "NDEF"]),
