@@ -99,7 +99,9 @@ let package = Package(
         // The kiosk soak (scripts/soak.sh): N virtual taps in one process, resources sampled.
         .executableTarget(
             name: "nfctap-soak",
-            dependencies: ["NFCTapKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["NFCTapKit", "CoreNFCLinux", "NFCReaders", "NDEF", "TagEmulation",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/nfctap-soak"
         ),
 

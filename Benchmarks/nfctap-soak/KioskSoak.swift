@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NDEF
 import NFCReaders
+import NFCTapKit
 import TagEmulation
 
 /// `nfctap-soak N` (scripts/soak.sh): the kiosk's runner under N virtual taps in this
@@ -14,15 +15,15 @@ import TagEmulation
 /// Reader feedback is off unless `feedback`: the virtual backend records every LED signal in
 /// `feedbackLog` (~24 bytes a tap, in steps as the array doubles), which would be measured as
 /// the kiosk's growth. Feedback itself is covered by the runner tests.
-package struct KioskSoak {
-    package var taps: Int
-    package var sampleEvery: Int
+struct KioskSoak {
+    var taps: Int
+    var sampleEvery: Int
     /// Give reader feedback (and count the greens) during the soak.
-    package var feedback: Bool
-    package var replugEvery = 300
-    package var serviceCycleEvery = 1000
+    var feedback: Bool
+    var replugEvery = 300
+    var serviceCycleEvery = 1000
 
-    package init(taps: Int, sampleEvery: Int, feedback: Bool, replugEvery: Int = 300, serviceCycleEvery: Int = 1000) {
+    init(taps: Int, sampleEvery: Int, feedback: Bool, replugEvery: Int = 300, serviceCycleEvery: Int = 1000) {
         self.taps = taps
         self.sampleEvery = sampleEvery
         self.feedback = feedback
@@ -30,11 +31,11 @@ package struct KioskSoak {
         self.serviceCycleEvery = serviceCycleEvery
     }
 
-    package static let readerA = "Soak Reader A"
-    package static let readerB = "Soak Reader B"
+    static let readerA = "Soak Reader A"
+    static let readerB = "Soak Reader B"
 
     /// Runs the soak, prints the samples and a verdict on stdout; true = PASS.
-    package func run() -> Bool {
+    func run() -> Bool {
         let started = ContinuousClock.now
         let directory = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
         let outputPath = "\(directory)/nfctap-soak-\(getpid()).jsonl"
@@ -134,66 +135,19 @@ package struct KioskSoak {
     }
 }
 
-/// The judgement on the samples. Warm-up = the first 10% of samples (at least one after the
-/// start); after it:
-/// - RSS flat: the largest of the last half ≤ the largest of the first quarter + max(512 KiB, 2%)
-///   (at 10,000 taps a leak of about 100 bytes a tap fails);
-/// - descriptors: at the end no more than right after warm-up;
-/// - threads flat: the largest of the last half ≤ the largest of the first half + 2 (Dispatch's
-///   worker pool grows under load and keeps its threads a while; a leak keeps climbing).
-package struct SoakVerdict {
-    package var problems: [String] = []
-    package var summary = ""
-
-    package init(samples: [ProcessSample]) {
-        guard samples.count >= 8 else {
-            problems = ["only \(samples.count) samples: use more taps or a smaller --sample-every"]
-            return
-        }
-        let warm = max(1, samples.count / 10)
-        let steady = Array(samples[warm...])
-        let firstQuarter = steady.prefix(max(1, steady.count / 4))
-        let firstHalf = steady.prefix(max(1, steady.count / 2))
-        let lastHalf = steady.suffix(max(1, steady.count / 2))
-        let earlyRSS = firstQuarter.map(\.rssKiB).max()!
-        let lateRSS = lastHalf.map(\.rssKiB).max()!
-        let slack = max(512, earlyRSS / 50)
-        if lateRSS > earlyRSS + slack {
-            problems.append("RSS grew: \(lateRSS) KiB in the last half vs \(earlyRSS) KiB early (+\(slack) KiB allowed)")
-        }
-        let baselineFDs = samples[warm].openFiles
-        let finalFDs = samples.last!.openFiles
-        if finalFDs > baselineFDs {
-            problems.append("open descriptors grew: \(finalFDs) at the end vs \(baselineFDs) after warm-up")
-        }
-        let earlyThreads = firstHalf.map(\.threads).max()!
-        let lateThreads = lastHalf.map(\.threads).max()!
-        if lateThreads > earlyThreads + 2 {
-            problems.append("threads grew: \(lateThreads) in the last half vs \(earlyThreads) in the first half")
-        }
-        summary = "soak: rss early max \(earlyRSS) KiB, late max \(lateRSS) KiB (slack \(slack)); fds \(baselineFDs) → \(finalFDs); threads first-half max \(earlyThreads), last-half max \(lateThreads)"
-        deltas = "RSS \(Self.signed(lateRSS - earlyRSS)) KiB (limit +\(slack)), fds \(Self.signed(finalFDs - baselineFDs)) (limit +0), "
-            + "threads \(Self.signed(lateThreads - earlyThreads)) (limit +2)"
-    }
-
-    /// The changes judged, one phrase: `RSS +108 KiB (limit +512), fds +0 (limit +0), threads +1 (limit +2)`.
-    package var deltas = "no resource deltas (too few samples)"
-
-    package static func signed(_ n: Int) -> String { n < 0 ? "\(n)" : "+\(n)" }
-}
 
 /// The soak's taps: a Zebra printer tag, an NTAG213 with a URI, a Type 4 tag with text, in turn,
 /// each with its own UID.
-package final class SoakTags {
+final class SoakTags {
     private let uriMessage: [UInt8]
     private let textMessage: [UInt8]
 
-    package init() {
+    init() {
         uriMessage = (try? NDEFMessage(records: [.uri("https://example.com/soak")]).encoded()) ?? []
         textMessage = (try? NDEFMessage(records: [try .text("soak", language: "en")]).encoded()) ?? []
     }
 
-    package func tag(_ i: Int) -> VirtualTag {
+    func tag(_ i: Int) -> VirtualTag {
         let uid: [UInt8] = [0x04, UInt8(truncatingIfNeeded: i >> 16), UInt8(truncatingIfNeeded: i >> 8),
                             UInt8(truncatingIfNeeded: i), 0x5A, 0x80, 0x00]
         switch i % 3 {
@@ -206,13 +160,13 @@ package final class SoakTags {
 
 /// The runner's events, counted, with waits for the soak's steps. The deadline only keeps a
 /// broken build from hanging the run.
-package final class SoakEvents: @unchecked Sendable {
+final class SoakEvents: @unchecked Sendable {
     private let condition = NSCondition()
     private var readers: Set<String> = []
     private var taps = 0
     private var failed = 0
 
-    package var record: @Sendable (KioskEvent) -> Void {
+    var record: @Sendable (KioskEvent) -> Void {
         { [self] event in
             condition.lock()
             defer { condition.broadcast(); condition.unlock() }
@@ -227,14 +181,14 @@ package final class SoakEvents: @unchecked Sendable {
         }
     }
 
-    package var tapCount: Int { condition.withLock { taps } }
-    package var failedTaps: Int { condition.withLock { failed } }
+    var tapCount: Int { condition.withLock { taps } }
+    var failedTaps: Int { condition.withLock { failed } }
 
-    package func waitForTap(after count: Int) -> Bool {
+    func waitForTap(after count: Int) -> Bool {
         wait { self.taps > count }
     }
 
-    package func waitForReaders(_ names: [String]) -> Bool {
+    func waitForReaders(_ names: [String]) -> Bool {
         wait { names.allSatisfy(self.readers.contains) }
     }
 
