@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "RecordOutput", swiftSettings: swift6),
 
         // Readers, sessions, pairing.
-        .target(name: "NFCReaders", dependencies: ["NFCTags", "PCSC", "LibNFC"]),
+        .target(name: "NFCReaders", dependencies: ["NFCTags", "PCSC", "LibNFC"], swiftSettings: swift6),
         .target(name: "CoreNFCLinux", dependencies: ["NFCReaders", "NFCTags", "NDEF"]),
         .target(name: "Pairing", dependencies: ["ZebraPrinter", "CSDBus", "RecordOutput"]),
         // Desktop entries, Exec lines, URL claims, launch files: `nfctap agent` (background reading).
@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "Fleet", dependencies: ["MQTT"], swiftSettings: swift6),
 
         // Virtual tags, the vpcd card client and the PN532 emulator (tests, `demo`, `emulate`).
-        .target(name: "TagEmulation", dependencies: ["NFCTags", "NFCReaders", "NDEF"]),
+        .target(name: "TagEmulation", dependencies: ["NFCTags", "NFCReaders", "NDEF"], swiftSettings: swift6),
 
         // The application: kiosk, inventory, pairing verdicts, the desktop agent, JSON output,
         // journal logging, the soak harness. The `nfctap` executable only parses commands.
