@@ -3,6 +3,9 @@
 // The module shape follows docs/architecture.md; see README.md for the map.
 import PackageDescription
 
+/// Swift 6 language mode, target by target (issue 17): the pure modules first; the package default is still 5.
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
 let package = Package(
     name: "nfctap",
     platforms: [.macOS(.v13)],
@@ -28,33 +31,44 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Thin typed wrappers: every C call of a library lives in one module.
-        .target(name: "PCSC", dependencies: ["CPCSCLite"]),
-        .target(name: "LibNFC", dependencies: ["CLibNFC"]),
-        .target(name: "MQTT", dependencies: ["CMosquitto"]),
+        .target(name: "PCSC", dependencies: ["CPCSCLite"], swiftSettings: swift6),
+        .target(name: "LibNFC", dependencies: ["CLibNFC"], swiftSettings: swift6),
+        .target(name: "MQTT", dependencies: ["CMosquitto"], swiftSettings: swift6),
 
         // Pure Swift: codecs and tag logic, testable without a reader.
-        .target(name: "NDEF"),
-        .target(name: "NFCTags", dependencies: ["NDEF"]),
-        .target(name: "ZebraPrinter", dependencies: ["NDEF"]),
+        .target(name: "NDEF", swiftSettings: swift6),
+        .target(name: "NFCTags", dependencies: ["NDEF"], swiftSettings: swift6),
+        .target(name: "ZebraPrinter", dependencies: ["NDEF"], swiftSettings: swift6),
         // Durable record files (inventory, kiosk), CSV cells and JSON strings made safe.
-        .target(name: "RecordOutput"),
+        .target(name: "RecordOutput", swiftSettings: swift6),
 
         // Readers, sessions, pairing.
-        .target(name: "NFCReaders", dependencies: ["NFCTags", "PCSC", "LibNFC"]),
+        .target(name: "NFCReaders", dependencies: ["NFCTags", "PCSC", "LibNFC"], swiftSettings: swift6),
         .target(name: "CoreNFCLinux", dependencies: ["NFCReaders", "NFCTags", "NDEF"]),
         .target(name: "Pairing", dependencies: ["ZebraPrinter", "CSDBus", "RecordOutput"]),
         // Desktop entries, Exec lines, URL claims, launch files: `nfctap agent` (background reading).
-        .target(name: "DesktopIntegration"),
+        .target(name: "DesktopIntegration", swiftSettings: swift6),
 
         // Fleet: records of a JSONL file published to an MQTT broker, nothing lost (README "Fleet").
-        .target(name: "Fleet", dependencies: ["MQTT"]),
+        .target(name: "Fleet", dependencies: ["MQTT"], swiftSettings: swift6),
 
         // Virtual tags, the vpcd card client and the PN532 emulator (tests, `demo`, `emulate`).
-        .target(name: "TagEmulation", dependencies: ["NFCTags", "NFCReaders", "NDEF"]),
+        .target(name: "TagEmulation", dependencies: ["NFCTags", "NFCReaders", "NDEF"], swiftSettings: swift6),
 
+        // The application: kiosk, inventory, pairing verdicts, the desktop agent, JSON output,
+        // journal logging, the soak harness. The `nfctap` executable only parses commands.
+        .target(
+            name: "NFCTapKit",
+            dependencies: [
+                "NDEF", "NFCTags", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "RecordOutput",
+                "DesktopIntegration", "Fleet",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "nfctap",
             dependencies: [
+                "NFCTapKit",
                 "NDEF", "NFCTags", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "RecordOutput",
                 "DesktopIntegration", "Fleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -82,6 +96,14 @@ let package = Package(
             dependencies: ["NDEF", "NFCTags", "NFCReaders", "TagEmulation", "ZebraPrinter", "CoreNFCLinux", "PCSC", "Fleet", "MQTT"],
             path: "Benchmarks/nfctap-bench"
         ),
+        // The kiosk soak (scripts/soak.sh): N virtual taps in one process, resources sampled.
+        .executableTarget(
+            name: "nfctap-soak",
+            dependencies: ["NFCTapKit", "CoreNFCLinux", "NFCReaders", "NDEF", "TagEmulation",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/nfctap-soak"
+        ),
 
         // Ring 1 (unit) and ring 2 (protocol) tests: no services.
         .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
@@ -93,12 +115,16 @@ let package = Package(
         .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"]),
         .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT"]),
-        // Ring 3 (system): real pcscd + vpcd, libnfc + PN532 emulator, BlueZ mock, the CLI as a user runs it.
+        // The application's logic without daemons: kiosk configuration and log, inventory output, agent taps, soak verdicts.
+        .testTarget(name: "NFCTapKitTests", dependencies: ["NFCTapKit", "CoreNFCLinux", "NFCReaders", "NDEF", "DesktopIntegration",
+                                                           "RecordOutput", "Fleet"]),
+        // Ring 3 (system): real pcscd + vpcd, libnfc + PN532 emulator, BlueZ mock, the CLI as a user runs it
+        // (the built `nfctap` binary, found by path: see SystemEnvironment.cliPath).
         // Started by scripts/test.sh; each suite is skipped with a clear reason when its daemon is absent.
         .testTarget(
             name: "SystemTests",
             dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "NFCReaders", "Pairing", "ZebraPrinter",
-                           "CoreNFCLinux", "RecordOutput", "nfctap", "DesktopIntegration", "Fleet", "MQTT"],
+                           "CoreNFCLinux", "RecordOutput", "NFCTapKit", "DesktopIntegration", "Fleet", "MQTT"],
             exclude: ["Fixtures/bluez_zebra.py"]
         ),
     ],

@@ -7,6 +7,9 @@ import MQTT
 
 /// A QoS 1 subscriber on its own thread, counting messages and collecting latencies.
 final class BenchConsumer: @unchecked Sendable {
+    // @unchecked: the counters are behind `lock`; `client` is used only by the loop thread once
+    // `init` has connected it (MQTTClient is single-threaded by design).
+    private let client: MQTTClient
     private let lock = NSLock()
     private var _count = 0
     private var _latencies: [Double] = []
@@ -15,6 +18,7 @@ final class BenchConsumer: @unchecked Sendable {
 
     init(port: Int, topic: String) throws {
         let client = try MQTTClient(options: MQTTClientOptions(clientID: "bench-consumer-\(UUID().uuidString.prefix(8))"))
+        self.client = client
         let subscribed = DispatchSemaphore(value: 0)
         client.onEvent = { [unowned self] event in
             switch event {
@@ -35,8 +39,8 @@ final class BenchConsumer: @unchecked Sendable {
         }
         try client.connect(host: "127.0.0.1", port: port)
         Thread.detachNewThread { [self] in
-            while lock.withLock({ running }) { try? client.loop(timeoutMilliseconds: 50) }
-            client.disconnect()
+            while lock.withLock({ running }) { try? self.client.loop(timeoutMilliseconds: 50) }
+            self.client.disconnect()
             done.signal()
         }
         _ = subscribed.wait(timeout: .now() + 5)

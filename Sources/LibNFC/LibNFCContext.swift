@@ -5,6 +5,7 @@ import Foundation
 /// keep it alive. Listing and opening are serialized by an internal lock (libnfc's context is not
 /// thread-safe).
 public final class LibNFCContext: @unchecked Sendable {
+    // @unchecked: `handle` never changes; the calls that use it run under `lock`.
     let handle: OpaquePointer
     private let lock = NSLock()
 
@@ -71,6 +72,7 @@ public final class LibNFCContext: @unchecked Sendable {
 
 /// A counter behind a lock (contexts are created and released on any thread).
 final class LockedCount: @unchecked Sendable {
+    // @unchecked: `value` is touched only under `lock`.
     private let lock = NSLock()
     private var value = 0
 

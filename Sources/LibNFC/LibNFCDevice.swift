@@ -7,6 +7,7 @@ import Foundation
 /// may be called from any thread to interrupt a blocking call (nfc_abort_command).
 /// Do not call `close()` while another thread is inside a call.
 public final class LibNFCDevice: @unchecked Sendable {
+    // @unchecked: the owner serialises every call (see above); only `abort()` crosses threads.
     /// The context stays alive as long as the device.
     public let context: LibNFCContext
     public let connstring: String

@@ -2,6 +2,7 @@ import ArgumentParser
 import CoreNFCLinux
 import Foundation
 import NDEF
+import NFCTapKit
 
 /// `nfctap apdu`: sends ISO 7816 APDUs to the next ISO-DEP card (a Type 4 tag, a smart card).
 struct APDUCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import NDEF
 import NFCTags
+import NFCTapKit
 
 /// One `nfctap apdu`: an `NFCTagReaderSession(pollingOption: .iso14443)` that connects to the
 /// first ISO 7816 card, sends the APDUs in order, prints each reply, then ends.

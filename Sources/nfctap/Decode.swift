@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NDEF
+import NFCTapKit
 import ZebraPrinter
 
 /// `nfctap decode`: decodes an NDEF message given as hex, a binary file, or stdin.
@@ -48,31 +49,15 @@ struct Decode: ParsableCommand {
             let mode: DecodingMode = relaxed ? .relaxed : .strict
             let message = try NDEFMessage(bytes: try readInput(), mode: mode)
             if json {
-                let object = try NDEFJSON.message(message, mode: mode, extraFields: Self.extraJSONFields(for: message))
+                let object = try NDEFJSON.message(message, mode: mode, extraFields: TagSpecificDetails.jsonFields(for: message))
                 print(object.jsonText)
             } else {
-                for line in try NDEFText.lines(message, mode: mode) + Self.extraLines(for: message) { print(line) }
+                for line in try NDEFText.lines(message, mode: mode) + TagSpecificDetails.lines(for: message) { print(line) }
             }
         } catch let error as DecodeInputError {
             Self.fail(error.description)
         } catch let error as NDEFError {
             Self.fail(NDEFText.safe(error.description))
-        }
-    }
-
-    /// Hook for tag-specific additions to the JSON object, appended after `records`
-    /// (the Zebra printer decoding adds `"zebra"` here).
-    static func extraJSONFields(for message: NDEFMessage) -> [(String, JSONValue)] {
-        PrinterIdentityJSON.fields(for: message)
-    }
-
-    /// Tag-specific lines after the record lines of the text output (Zebra printer identity).
-    static func extraLines(for message: NDEFMessage) -> [String] {
-        do {
-            guard let identity = try ZebraTag.identity(from: message) else { return [] }
-            return PrinterIdentityJSON.lines(identity)
-        } catch {
-            return ["Zebra tag, but unusable: " + NDEFText.safe(String(describing: error))]
         }
     }
 

@@ -3,6 +3,7 @@ import CoreNFCLinux
 import Foundation
 import NDEF
 import NFCReaders
+import NFCTapKit
 import TagEmulation
 import ZebraPrinter
 
@@ -31,9 +32,6 @@ struct Demo: ParsableCommand {
 
     @Flag(help: "Log every exchange with the virtual reader to stderr, as --trace does on real readers.")
     var trace = false
-
-    /// How long a step waits for the virtual stack before it counts as failed.
-    static let stepTimeout: TimeInterval = 5
 
     func run() throws {
         if trace { CommandTrace.start() }
@@ -97,14 +95,14 @@ struct DemoTour {
         }
         let writer = DemoWriteSession(environment: environment, message: NFCNDEFMessage(records: [payload]),
                                       narrate: alert)
-        _ = try writer.run(prompt: "Hold the blank tag near \(reader) to write it…", timeout: Demo.stepTimeout) { [backend] in
+        _ = try writer.run(prompt: "Hold the blank tag near \(reader) to write it…", timeout: DemoStep.timeout) { [backend] in
             backend.place(DemoTags.blankTag(), on: reader)
         }
         narrator.say("Reading it back")
         let check = DemoReadSession(environment: environment, alert: alert)
         check.begin(prompt: "")
         defer { check.end() }
-        let written = try check.nextReport(timeout: Demo.stepTimeout)
+        let written = try check.nextReport(timeout: DemoStep.timeout)
         try expect(written, uri: DemoTags.writtenURL)
         narrator.show(written, extra: [("demoStep", .string("written"))])
         backend.remove(from: reader)
@@ -121,7 +119,7 @@ struct DemoTour {
     private func tap(_ tag: VirtualTag, session: DemoReadSession) throws -> NFCTagReport {
         backend.place(tag, on: DemoTags.readerName)
         defer { backend.remove(from: DemoTags.readerName) }
-        let report = try session.nextReport(timeout: Demo.stepTimeout)
+        let report = try session.nextReport(timeout: DemoStep.timeout)
         if let error = report.error { throw DemoError("reading the tag failed: \(error.localizedDescription)") }
         return report
     }

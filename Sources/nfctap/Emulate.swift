@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NFCTags
+import NFCTapKit
 import TagEmulation
 
 struct Emulate: ParsableCommand {

@@ -1,15 +1,11 @@
 import ArgumentParser
+import NFCTapKit
 
-/// Documented exit codes (README "Exit codes").
+/// Documented exit codes (README "Exit codes"), as ArgumentParser's `ExitCode`.
 enum NFCTapExit {
-    /// Success.
-    static let ok = ExitCode(0)
-    /// A failure: bad input, unreadable or malformed tag, write refused, pairing failed.
-    static let failure = ExitCode(1)
-    /// No tag was presented before the timeout.
-    static let noTag = ExitCode(2)
-    /// No reader service or no reader: pcscd not running, nothing attached, `--reader` matched nothing or several readers.
-    static let noReader = ExitCode(3)
-    /// Interrupted by Ctrl-C / SIGTERM.
-    static let interrupted = ExitCode(130)
+    static let ok = ExitCode(ExitStatus.ok)
+    static let failure = ExitCode(ExitStatus.failure)
+    static let noTag = ExitCode(ExitStatus.noTag)
+    static let noReader = ExitCode(ExitStatus.noReader)
+    static let interrupted = ExitCode(ExitStatus.interrupted)
 }

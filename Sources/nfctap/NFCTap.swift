@@ -1,4 +1,5 @@
 import ArgumentParser
+import NFCTapKit
 
 @main
 struct NFCTap: ParsableCommand {

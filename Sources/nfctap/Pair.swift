@@ -1,6 +1,7 @@
 import ArgumentParser
 import CoreNFCLinux
 import Foundation
+import NFCTapKit
 import Pairing
 import ZebraPrinter
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NDEF
 import NFCReaders
+import NFCTapKit
 import RecordOutput
 
 /// `nfctap readers`: the PC/SC readers attached now, the configured libnfc devices

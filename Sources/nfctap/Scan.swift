@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NFCTapKit
 
 /// `nfctap scan`: waits for a tag and prints what it holds (`--multi`: every tag until Ctrl-C).
 struct Scan: ParsableCommand {

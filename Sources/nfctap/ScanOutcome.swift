@@ -1,6 +1,7 @@
 import CoreNFCLinux
 import Dispatch
 import Foundation
+import NFCTapKit
 
 /// How a desk command (`scan`, `write`, `apdu`) ends. The command decides (success or a failure)
 /// from its delegate callbacks, then invalidates its session; `wait()` returns once the session

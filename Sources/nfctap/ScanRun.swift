@@ -2,6 +2,7 @@ import CoreNFCLinux
 import Dispatch
 import Foundation
 import NDEF
+import NFCTapKit
 
 /// One `nfctap scan`: a read-only `NFCNDEFReaderSession` over the shared environment that reports
 /// every tag with its details (`tagReportHandler`), printing the first complete read (or, with

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NFCTapKit
 
 /// `nfctap write`: writes one NDEF message to the next tag, reads it back, optionally locks the tag.
 struct Write: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import CoreNFCLinux
 import Foundation
 import NDEF
+import NFCTapKit
 
 /// The message `nfctap write` puts on the tag, built from its options before any tag is awaited.
 struct WriteMessage {

@@ -2,6 +2,7 @@ import CoreNFCLinux
 import Dispatch
 import Foundation
 import NDEF
+import NFCTapKit
 
 /// One `nfctap write`: a read-write `NFCNDEFReaderSession` (the delegate takes the tags) that
 /// connects to the first single tag, checks its status and capacity, writes, reads back and

@@ -2,7 +2,7 @@
 import Foundation
 import NDEF
 import NFCReaders
-@testable import nfctap
+@testable import NFCTapKit
 import RecordOutput
 import TagEmulation
 import Testing

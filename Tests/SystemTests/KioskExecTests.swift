@@ -3,7 +3,7 @@ import Foundation
 import Pairing
 import TagEmulation
 import Testing
-@testable import nfctap
+@testable import NFCTapKit
 
 /// `"action": "exec"`: argv without a shell, the tag as JSON on stdin, `NFCTAP_*` variables,
 /// exit status → feedback.

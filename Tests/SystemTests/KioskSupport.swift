@@ -4,7 +4,7 @@ import NDEF
 import NFCReaders
 import TagEmulation
 import Testing
-@testable import nfctap
+@testable import NFCTapKit
 
 /// Collects what a `KioskRunner` reports (events and log lines) and lets a test wait, without
 /// blocking a thread, for what it expects next. Deadlines only keep a broken build from hanging

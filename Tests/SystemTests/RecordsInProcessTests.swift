@@ -1,5 +1,5 @@
 import Foundation
-@testable import nfctap
+@testable import NFCTapKit
 import RecordOutput
 import Testing
 

@@ -1,7 +1,7 @@
 @testable import CoreNFCLinux
 import Foundation
 import NDEF
-@testable import nfctap
+@testable import NFCTapKit
 import TagEmulation
 import Testing
 

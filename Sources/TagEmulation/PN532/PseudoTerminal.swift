@@ -7,7 +7,7 @@ import Glibc
 /// (the slave, `/dev/pts/N`). Wraps posix_openpt, grantpt, unlockpt, ptsname_r, tcsetattr.
 /// The emulator also holds a slave descriptor so that a client closing the port does not hang
 /// up the master (a client may close and reopen the port any number of times).
-final class PseudoTerminal {
+final class PseudoTerminal: Sendable {
     let master: Int32
     private let slaveKeeper: Int32
     let path: String

@@ -4,7 +4,10 @@ import Glibc
 
 /// One TCP connection to vpcd and its framing: every message, both ways, is a 2-byte
 /// big-endian length then the payload (docs/tags-and-readers.md §5).
-final class VPCDSocket {
+final class VPCDSocket: @unchecked Sendable {
+    // @unchecked: `fd` never changes and `closed` is touched only by the thread that owns the
+    // socket (`close`, `send`, `receive`); other threads only call `shutdownBoth()`, and
+    // shutdown(2) on a descriptor is safe from any thread.
     let fd: Int32
     private var closed = false
 

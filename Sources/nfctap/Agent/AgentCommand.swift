@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NFCTapKit
 import Pairing
 
 /// `nfctap agent`: background tag reading for the desktop session (systemd/nfctap-agent.service).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NFCTapKit
 
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(

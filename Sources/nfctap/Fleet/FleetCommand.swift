@@ -1,4 +1,5 @@
 import ArgumentParser
+import NFCTapKit
 
 /// `nfctap fleet`: records published to an MQTT broker (README "Fleet").
 struct FleetCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fleet
 import Foundation
+import NFCTapKit
 
 /// `nfctap fleet forward FILE --publish URL`: the forwarder alone, for a file written elsewhere.
 struct FleetForwardCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fleet
 import Foundation
+import NFCTapKit
 
 /// `nfctap fleet status FILE`: the published position of a record file and its backlog.
 struct FleetStatusCommand: ParsableCommand {

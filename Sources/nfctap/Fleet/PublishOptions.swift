@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fleet
 import Foundation
+import NFCTapKit
 
 /// `--publish URL` and `--mqtt-ca FILE` (inventory, fleet forward).
 struct PublishOptions: ParsableArguments {

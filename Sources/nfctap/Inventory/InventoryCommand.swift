@@ -4,6 +4,7 @@ import Dispatch
 import Fleet
 import Foundation
 import NFCReaders
+import NFCTapKit
 
 /// `nfctap inventory`: records every tap on every reader, one record per tag per tap, each on
 /// disk before the reader confirms it.

@@ -4,6 +4,7 @@ import Fleet
 import Foundation
 import Logging
 import NFCReaders
+import NFCTapKit
 
 /// `nfctap kiosk`: handles every tap, for months, without a terminal (systemd/nfctap-kiosk.service).
 struct Kiosk: ParsableCommand {
@@ -37,30 +38,9 @@ struct Kiosk: ParsableCommand {
                              discussion: "The trace holds tag UIDs and data: look at it before sharing it."))
     var trace = false
 
-    /// Developer: the soak test (scripts/soak.sh) — N virtual taps in-process, resources sampled.
-    @Option(name: .long, help: .hidden)
-    var soak: Int?
-
-    /// Developer: sample resources every this many taps during the soak.
-    @Option(name: .customLong("soak-sample-every"), help: .hidden)
-    var soakSampleEvery: Int?
-
-    /// Developer: give (and count) reader feedback during the soak.
-    @Flag(name: .customLong("soak-feedback"), help: .hidden)
-    var soakFeedback = false
-
-    func validate() throws {
-        if let soak, soak < 100 { throw ValidationError("--soak needs at least 100 taps") }
-        if let every = soakSampleEvery, every < 1 { throw ValidationError("--soak-sample-every must be at least 1") }
-    }
-
     func run() throws {
         // A program that exits without reading its stdin, or a closed stdout, must give EPIPE, not kill the kiosk.
         signal(SIGPIPE, SIG_IGN)
-        if let soak {
-            let passed = KioskSoak(taps: soak, sampleEvery: soakSampleEvery ?? max(1, soak / 40), feedback: soakFeedback).run()
-            throw passed ? NFCTapExit.ok : NFCTapExit.failure
-        }
         var logger = KioskLog.logger()
         let configuration: KioskConfiguration
         do {

@@ -1,5 +1,6 @@
 import CoreNFCLinux
 import Dispatch
+import NFCTapKit
 
 /// What `scan`, `write` and `apdu` share around their session: the settings from their options,
 /// and running it until the command's outcome is decided, with Ctrl-C/SIGTERM ending the session

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CoreNFCLinux
 import NFCReaders
+import NFCTapKit
 
 /// `--reader` and `--trace`, shared by every command that talks to readers.
 struct ReaderOptions: ParsableArguments {

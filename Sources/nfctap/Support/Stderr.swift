@@ -1,15 +1,6 @@
 import ArgumentParser
 import Foundation
-
-/// Human messages go to stderr; stdout is for machine output.
-enum Stderr {
-    static func line(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
-
-    /// True when stderr is a terminal (spinners, colours, live counters only then).
-    static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
-}
+import NFCTapKit
 
 /// A failure with the message the user sees and the documented exit code.
 struct CLIError: Error, CustomStringConvertible {

@@ -1,0 +1,218 @@
+import CoreNFCLinux
+import DesktopIntegration
+import Dispatch
+import Foundation
+import NFCReaders
+import Pairing
+
+/// `nfctap agent`'s loop, on one thread (the D-Bus connection's): it keeps a reader session
+/// running except while another process runs an nfctap session (NFCBackgroundReading), posts a
+/// notification per tag, and carries out the action the user invokes on one.
+package final class AgentRunner {
+    package struct Settings {
+        package var filter: NFCReaderFilter = .all
+        package var pairWith: PairHandlerChoice = .bluez
+        package var pairingOptions = PairingOptions()
+        /// How often the session lock is checked and the bus loop wakes without traffic.
+        package var pollInterval: Duration = .milliseconds(200)
+        /// Notifications remembered for their actions (the oldest is forgotten first).
+        package var rememberedNotifications = 64
+
+        package init() {}
+    }
+
+    private let settings: Settings
+    private let environment: [String: String]
+    private let inbox = AgentInbox()
+    private var reader: AgentReader?
+    private var readerHold: NFCBackgroundReading.Hold?
+    private var paused = false
+    /// Tags present when reading resumed after a pause: their first report is not a tap.
+    private var skipOnce: Set<String> = []
+    /// Restart delay after the session ended by itself.
+    private var retryAfter: ContinuousClock.Instant?
+    /// Notification id → tap, in posting order.
+    private var taps: [(id: UInt32, tap: AgentTap)] = []
+    private var notifier: DesktopNotifier!
+    private let dispatcher: TapDispatcher
+
+    package init(settings: Settings, environment: [String: String]) {
+        self.settings = settings
+        self.environment = environment
+        dispatcher = TapDispatcher(environment: environment, pairWith: settings.pairWith,
+                                   pairingOptions: settings.pairingOptions)
+    }
+
+    /// Runs until SIGINT/SIGTERM. Returns the exit code: 0 after a signal, 1 when the session bus fails.
+    package func run() -> Int32 {
+        do {
+            notifier = try DesktopNotifier(environment: environment)
+            notifier.readCapabilities()
+            try notifier.listen(action: { [unowned self] id, key in invoked(id, key) },
+                                closed: { [unowned self] id, reason in closed(id, reason) })
+        } catch {
+            Stderr.line("nfctap agent: \(error)")
+            AgentEvents.emit("error", [("message", .string("\(error)"))])
+            return 1
+        }
+        let inbox = inbox
+        let trap = SignalTrap(queue: DispatchQueue(label: "nfctap.agent.signals")) { _ in inbox.requestStop() }
+        defer { withExtendedLifetime(trap) {} }
+        if NFCBackgroundReading.directory(environment: environment) == nil {
+            Stderr.line("nfctap agent: XDG_RUNTIME_DIR is not set: other nfctap sessions cannot pause the agent, "
+                        + "and applications cannot be given the tag's message (run it as a systemd user unit)")
+        }
+        AgentEvents.emit("started", [("markup", .bool(notifier.bodyMarkup))])
+        var status: Int32 = 0
+        while !inbox.stopRequested {
+            coordinateReaders()
+            for report in inbox.take() { post(report) }
+            do {
+                try notifier.bus.process(until: { inbox.hasWork }, timeout: settings.pollInterval)
+            } catch {
+                Stderr.line("nfctap agent: the session bus failed: \(error)")
+                AgentEvents.emit("error", [("message", .string("\(error)"))])
+                status = 1
+                break
+            }
+        }
+        stopReading()
+        return status
+    }
+
+    // MARK: Readers
+
+    /// Reads while no other session runs; lets go of the readers while one does.
+    private func coordinateReaders() {
+        let busy = NFCBackgroundReading.sessionIsActive(environment: environment)
+        if busy {
+            if reader != nil {
+                stopReading()
+                paused = true
+                Stderr.line("nfctap agent: another nfctap session is reading; paused")
+                AgentEvents.emit("paused")
+            }
+            return
+        }
+        if let reader, let error = reader.endedError {
+            // The session ended by itself (e.g. reader service error): start again shortly.
+            Stderr.line("nfctap agent: reader session ended: \(error.localizedDescription); restarting")
+            stopReading()
+            retryAfter = ContinuousClock.now + .seconds(2)
+        }
+        guard reader == nil else { return }
+        if let retryAfter, ContinuousClock.now < retryAfter { return }
+        retryAfter = nil
+        // Hold agent.lock first, then check again: a session that started in between waits for us.
+        let hold = NFCBackgroundReading.holdForAgent(environment: environment)
+        if NFCBackgroundReading.sessionIsActive(environment: environment) { return }
+        // Tags left on a reader by the session that just ended are not new taps (as on iOS, a tag
+        // read by an app does not come back as a background read): skip their first report.
+        if paused { skipOnce = Self.presentTags() }
+        let reader = AgentReader(filter: settings.filter, inbox: inbox)
+        self.reader = reader
+        readerHold = hold
+        reader.begin()
+        AgentEvents.emit(paused ? "resumed" : "reading")
+        if paused { Stderr.line("nfctap agent: resumed reading") }
+        paused = false
+    }
+
+    private func stopReading() {
+        reader?.stop()
+        reader = nil
+        readerHold?.release()
+        readerHold = nil
+    }
+
+    // MARK: Notifications
+
+    private func post(_ report: NFCTagReport) {
+        let key = Self.key(report.tag.reader.name, report.tag.uid)
+        if skipOnce.remove(key) != nil {
+            AgentEvents.emit("skipped", [("uid", .string(report.tag.uid.hexString)), ("reader", .string(report.tag.reader.name)),
+                                         ("reason", .string("on the reader when reading resumed"))])
+            return
+        }
+        guard report.completed else {
+            // As iOS background reading: a failed read (tag pulled away) shows nothing; logged only.
+            AgentEvents.emit("unread", [("uid", .string(report.tag.uid.hexString)), ("reader", .string(report.tag.reader.name)),
+                                        ("readError", .string(report.error?.localizedDescription ?? "read incomplete"))])
+            return
+        }
+        let directories = XDGDataDirectories.all(environment: environment)
+        let index = DesktopEntryIndex(dataDirectories: directories, locale: Self.locale(environment))
+        for problem in index.problems {
+            Stderr.line("nfctap agent: ignoring \(problem.path): \(problem.reason)")
+        }
+        let tap = AgentTap(report: report, claims: index.claim(for:))
+        let body = NotificationText.body(tap.bodyText, markup: notifier.bodyMarkup)
+        var fields: [(String, JSONValue)] = [
+            ("uid", .string(report.tag.uid.hexString)), ("reader", .string(report.tag.reader.name)),
+            ("summary", .string(tap.summary)), ("action", .string(Self.actionName(tap.action))),
+        ]
+        if case let .launch(claim, _)? = tap.action { fields.append(("application", .string(claim.application.id))) }
+        do {
+            let id = try notifier.notify(summary: tap.summary, body: body, actions: tap.actions)
+            taps.append((id, tap))
+            if taps.count > settings.rememberedNotifications { taps.removeFirst() }
+            AgentEvents.emit("tap", [("notification", .int(Int(id)))] + fields)
+        } catch {
+            Stderr.line("nfctap agent: could not show a notification: \(error)")
+            AgentEvents.emit("tap", fields + [("error", .string("\(error)"))])
+        }
+    }
+
+    private func invoked(_ id: UInt32, _ key: String) {
+        guard let tap = taps.first(where: { $0.id == id })?.tap else { return }  // not ours
+        guard let action = tap.action, key == "default" || key == action.key else { return }
+        var fields: [(String, JSONValue)] = [("notification", .int(Int(id))), ("key", .string(key))]
+        do {
+            let json = TagReportJSON.object(tap.report).jsonText
+            switch try dispatcher.perform(tap, bus: notifier.bus, jsonText: json, pairingFinished: { text in
+                Stderr.line("nfctap agent: \(NDEFText.safe(text))")
+                AgentEvents.emit("paired", [("notification", .int(Int(id))), ("result", .string(text))])
+            }) {
+            case let .done(text):
+                Stderr.line("nfctap agent: \(NDEFText.safe(text))")
+                fields.append(("result", .string(text)))
+            case .pairingStarted:
+                fields.append(("result", .string("pairing started")))
+            }
+        } catch {
+            Stderr.line("nfctap agent: \(error)")
+            fields.append(("error", .string("\(error)")))
+        }
+        AgentEvents.emit("action", fields)
+    }
+
+    private func closed(_ id: UInt32, _ reason: UInt32) {
+        guard let i = taps.firstIndex(where: { $0.id == id }) else { return }
+        taps.remove(at: i)
+        AgentEvents.emit("closed", [("notification", .int(Int(id))), ("reason", .int(Int(reason)))])
+    }
+
+    /// reader name + UID of the tags on the PC/SC readers now (libnfc devices are not looked at).
+    package static func presentTags() -> Set<String> {
+        guard let snapshot = try? PCSCBackend().snapshot() else { return [] }
+        return Set(snapshot.compactMap { entry in entry.tag.map { key(entry.reader.name, $0.uid) } })
+    }
+
+    package static func key(_ reader: String, _ uid: [UInt8]) -> String { reader + "\u{0}" + uid.hexString }
+
+    package static func actionName(_ action: AgentTap.Action?) -> String {
+        switch action {
+        case .launch?: return "launch"
+        case .openWithDefault?: return "open"
+        case .pair?: return "pair"
+        case nil: return "none"
+        }
+    }
+
+    package static func locale(_ environment: [String: String]) -> String? {
+        for key in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            if let v = environment[key], !v.isEmpty { return v }
+        }
+        return nil
+    }
+}

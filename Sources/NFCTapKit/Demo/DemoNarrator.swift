@@ -1,0 +1,35 @@
+import CoreNFCLinux
+import Foundation
+
+/// The demo's voice: narration on stderr, tags on stdout exactly as `scan` prints them (text
+/// lines, or one JSON object per line with `--json`), pauses between steps when watched.
+package final class DemoNarrator: @unchecked Sendable {
+    // @unchecked: immutable after init; FileHandle writes are thread-safe.
+    package let json: Bool
+    package let pause: TimeInterval
+
+    package init(json: Bool, pause: TimeInterval) {
+        self.json = json
+        self.pause = pause
+    }
+
+    /// Writes `text` to stderr, line by line (control characters in a line shown escaped).
+    package func say(_ text: String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { NDEFText.safe(String($0)) }
+        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// Prints a tag as `scan` would; with `--json`, `extra` fields follow the tag's own.
+    package func show(_ report: NFCTagReport, extra: [(String, JSONValue)] = []) {
+        if json {
+            print(TagReportJSON.object(report, extra: extra).jsonText)
+        } else {
+            for line in TagReportJSON.lines(report) { print(line) }
+        }
+        fflush(stdout)
+    }
+
+    package func wait() {
+        if pause > 0 { Thread.sleep(forTimeInterval: pause) }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// What `inventory` tells the person tapping, on stderr: one "✓ #n UID" line per record, or on a
+/// terminal a single line updated in place with the running count.
+package final class InventoryProgress: @unchecked Sendable {
+    // @unchecked: `lineOpen` is behind `lock`.
+
+    /// stderr is a terminal: update one line instead of printing one per tap.
+    package let live: Bool
+    private let write: (String) -> Void
+    private let lock = NSLock()
+    private var lineOpen = false
+
+    package init(live: Bool = isatty(STDERR_FILENO) != 0,
+         write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+        self.live = live
+        self.write = write
+    }
+
+    /// A record is on disk (called before the reader beeps).
+    package func confirmed(_ record: InventoryRecord, complete: Bool, stats: InventoryStats) {
+        let uid = Self.readableUID(record.uid)
+        var line = complete ? "✓ #\(record.sequence) \(uid)" : "✗ #\(record.sequence) \(uid)"
+        if let product = record.product { line += " " + NDEFText.safe(product) }
+        if record.duplicate { line += " (duplicate)" }
+        if !complete, let error = record.error { line += ": " + NDEFText.safe(error) + " (recorded; tap again)" }
+        lock.withLock {
+            if live {
+                let count = "\(stats.taps) taps, \(stats.uniqueTags) unique, \(stats.duplicates) duplicates"
+                write("\r\u{1B}[K" + line + " · " + count)
+                lineOpen = true
+            } else {
+                write(line + "\n")
+            }
+        }
+    }
+
+    /// A message on its own line (closing the live line first).
+    package func note(_ text: String) {
+        lock.withLock {
+            write((lineOpen ? "\n" : "") + text + "\n")
+            lineOpen = false
+        }
+    }
+
+    /// `04A1B2…` → `04:A1:B2:…`.
+    package static func readableUID(_ hex: String) -> String {
+        var out = ""
+        for (i, c) in hex.enumerated() {
+            if i > 0, i % 2 == 0 { out += ":" }
+            out.append(c)
+        }
+        return out
+    }
+}

@@ -1,0 +1,28 @@
+/// A JSON value for the CLI's machine output. Objects keep their keys in the order given, so
+/// output is stable and reads in a sensible order (`tnf`, `type`, … before decoded fields).
+package enum JSONValue: Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    /// A number already written as a JSON literal (e.g. a 64-bit unsigned value).
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.int(a), .int(b)): return a == b
+        case let (.double(a), .double(b)): return a == b
+        case let (.number(a), .number(b)): return a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import CoreNFCLinux
+import NDEF
+import NFCReaders
+
+/// One tag as `scan`, `inventory`, `kiosk` and `demo` print it: the `decode` object
+/// (`records`, `zebra`) plus `uid`, `type`, `product`, `capacity`, `writable`, `reader`,
+/// and `error`/`errorCode` (Core NFC code) when the tag could not be read to the end.
+package enum TagReportJSON {
+    package static func object(_ report: NFCTagReport, extra: [(String, JSONValue)] = []) -> JSONValue {
+        var fields: [(String, JSONValue)] = []
+        var decodeError: String?
+        if let bytes = report.ndefBytes {
+            if bytes.isEmpty {
+                fields.append(("records", .array([])))
+            } else {
+                do {
+                    let message = try NDEFMessage(bytes: bytes, mode: .relaxed)
+                    if case let .object(decoded) = try NDEFJSON.message(message, mode: .relaxed,
+                                                                         extraFields: PrinterIdentityJSON.fields(for: message)) {
+                        fields += decoded
+                    }
+                } catch {
+                    decodeError = "malformed NDEF message: \(error)"
+                    fields.append(("ndef", .string(bytes.hexString)))
+                }
+            }
+        }
+        let details = report.details
+        fields += [
+            ("uid", .string(report.tag.uid.hexString)),
+            ("type", .string(report.tag.technology.rawValue)),
+            ("product", details?.product.map(JSONValue.string) ?? .null),
+        ]
+        // Only when the chip was not identified: the CC size's guess, never presented as the product.
+        if let guess = details?.productGuess { fields.append(("productGuess", .string(guess))) }
+        fields += [
+            ("capacity", details?.capacity.map(JSONValue.int) ?? .null),
+            ("writable", details?.status.map { .bool($0 == .readWrite) } ?? .null),
+            ("reader", .string(report.tag.reader.name)),
+        ]
+        if let error = report.error, error.code != .ndefReaderSessionErrorZeroLengthMessage {
+            fields.append(("error", .string(error.localizedDescription)))
+            fields.append(("errorCode", .int(error.code.rawValue)))
+        } else if let decodeError {
+            fields.append(("error", .string(decodeError)))
+        }
+        return .object(fields + extra)
+    }
+
+    /// Human lines: a heading for the tag, then the records as `decode` prints them.
+    package static func lines(_ report: NFCTagReport) -> [String] {
+        let details = report.details
+        // The product names the type already ("NTAG213", "Type 4 (mapping 2.0)"); without it, the technology.
+        var heading = details?.product
+            ?? details?.productGuess.map { "\($0)-sized (from CC)" }
+            ?? (report.tag.technology == .type4 ? "Type 4 tag" : report.tag.technology == .type2 ? "Type 2 tag" : "Tag")
+        heading += " UID \(report.tag.uid.hexString(separator: ":")) on \(report.tag.reader.name)"
+        if let capacity = details?.capacity { heading += ", \(capacity) bytes" }
+        if let status = details?.status { heading += status == .readOnly ? ", read-only" : status == .readWrite ? ", writable" : "" }
+        var lines = [NDEFText.safe(heading)]
+        if let error = report.error, error.code != .ndefReaderSessionErrorZeroLengthMessage {
+            lines.append("  " + NDEFText.safe(error.localizedDescription))
+        }
+        guard let bytes = report.ndefBytes else { return lines }
+        if bytes.isEmpty { return lines + ["  (empty NDEF message)"] }
+        do {
+            let message = try NDEFMessage(bytes: bytes, mode: .relaxed)
+            lines += try NDEFText.lines(message, mode: .relaxed).map { "  " + $0 }
+            lines += TagSpecificDetails.lines(for: message).map { "  " + $0 }
+        } catch {
+            lines.append("  malformed NDEF message: " + NDEFText.safe(String(describing: error)))
+        }
+        return lines
+    }
+}

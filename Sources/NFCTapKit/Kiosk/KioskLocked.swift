@@ -1,0 +1,18 @@
+import Foundation
+
+/// A value behind a lock (the kiosk's state shared between the signal queue, the session queue
+/// and the run loop).
+package final class KioskLocked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    package init(_ value: Value) {
+        self.value = value
+    }
+
+    package func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+import RecordOutput
+
+/// A swift-log handler for services: one event per line on stderr, in the form journald parses
+/// (sd-daemon(3) priority prefix, then the message, then `key=value` metadata):
+///
+///     <6>tag read reader="ACS ACR122U PICC Interface 00 00" type=type2 uid=04A1B2C3D4E5F6
+///
+/// Metadata keys are sorted, so lines are stable. Values with spaces, quotes, `=` or nothing are
+/// quoted; control characters in messages and values are escaped, so a hostile tag or reader
+/// name can never start a second line or inject a priority prefix.
+package struct JournalLogHandler: LogHandler {
+    package var logLevel: Logger.Level
+    package var metadata: Logger.Metadata = [:]
+    package var metadataProvider: Logger.MetadataProvider?
+    /// Where finished lines go (with their newline).
+    private let sink: @Sendable (String) -> Void
+
+    /// - Parameters:
+    ///   - level: the lowest level written.
+    ///   - sink: receives each line, newline included; default: stderr, one write per line.
+    package init(level: Logger.Level = .info, sink: @escaping @Sendable (String) -> Void = StandardErrorLines.write) {
+        self.logLevel = level
+        self.sink = sink
+    }
+
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    package func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
+        if let own = event.metadata { merged.merge(own) { _, new in new } }
+        if let error = event.error, merged["error"] == nil { merged["error"] = "\(error)" }
+        sink(Self.line(level: event.level, message: event.message.description, metadata: merged) + "\n")
+    }
+
+    /// The line for one event, without its newline.
+    package static func line(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
+        var out = "<\(priority(level))>" + escaped(message)
+        for key in metadata.keys.sorted() {
+            out += " " + escapedKey(key) + "=" + value(metadata[key]!)
+        }
+        return out
+    }
+
+    /// sd-daemon(3) / syslog priorities: 7 debug … 2 critical.
+    package static func priority(_ level: Logger.Level) -> Int {
+        switch level {
+        case .trace, .debug: return 7
+        case .info: return 6
+        case .notice: return 5
+        case .warning: return 4
+        case .error: return 3
+        case .critical: return 2
+        }
+    }
+
+    private static func value(_ value: Logger.Metadata.Value) -> String {
+        switch value {
+        case let .string(s): return quotedIfNeeded(s)
+        case let .stringConvertible(c): return quotedIfNeeded(c.description)
+        case let .array(items): return quotedIfNeeded("[" + items.map { flat($0) }.joined(separator: ",") + "]")
+        case let .dictionary(d):
+            return quotedIfNeeded("{" + d.keys.sorted().map { "\($0):\(flat(d[$0]!))" }.joined(separator: ",") + "}")
+        }
+    }
+
+    private static func flat(_ value: Logger.Metadata.Value) -> String {
+        switch value {
+        case let .string(s): return s
+        case let .stringConvertible(c): return c.description
+        case let .array(items): return "[" + items.map { flat($0) }.joined(separator: ",") + "]"
+        case let .dictionary(d): return "{" + d.keys.sorted().map { "\($0):\(flat(d[$0]!))" }.joined(separator: ",") + "}"
+        }
+    }
+
+    /// `"…"` with `\"` and `\\` when the value is empty or holds a space, quote, backslash or `=`.
+    package static func quotedIfNeeded(_ s: String) -> String {
+        let needsQuotes = s.isEmpty || s.unicodeScalars.contains { c in
+            c == " " || c == "\"" || c == "\\" || c == "=" || c.value < 0x20 || c.value == 0x7F
+        }
+        guard needsQuotes else { return escaped(s) }
+        var out = "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default: out += escaped(scalar: c)
+            }
+        }
+        return out + "\""
+    }
+
+    /// Keys are ours, but keep them one token anyway.
+    private static func escapedKey(_ key: String) -> String {
+        let cleaned = String(key.unicodeScalars.map { c -> Character in
+            c == " " || c == "=" || c == "\"" || c.value < 0x20 || c.value == 0x7F ? "_" : Character(c)
+        })
+        return cleaned.isEmpty ? "_" : cleaned
+    }
+
+    /// Control characters (line breaks included), DEL and bidirectional overrides as `\n`, `\u{1B}`.
+    package static func escaped(_ s: String) -> String {
+        var out = ""
+        for c in s.unicodeScalars { out += escaped(scalar: c) }
+        return out
+    }
+
+    private static func escaped(scalar c: Unicode.Scalar) -> String {
+        switch c {
+        case "\n": return "\\n"
+        case "\r": return "\\r"
+        case "\t": return "\\t"
+        default:
+            // The set every output escapes (`JSONString.needsEscape`; U+200E/F included).
+            if JSONString.needsEscape(c) {
+                return "\\u{" + String(c.value, radix: 16, uppercase: true) + "}"
+            }
+            return String(c)
+        }
+    }
+}
+
+/// Writes whole lines to stderr: one `write(2)` per line under a lock, so lines from several
+/// threads never interleave.
+package enum StandardErrorLines {
+    private static let lock = NSLock()
+
+    @Sendable package static func write(_ line: String) {
+        lock.withLock {
+            var bytes = Array(line.utf8)[...]
+            while !bytes.isEmpty {
+                let n = bytes.withUnsafeBytes { Foundation.write(2, $0.baseAddress, $0.count) }
+                if n < 0 { if errno == EINTR { continue } else { return } }
+                bytes = bytes.dropFirst(n)
+            }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// What a signal interrupts in `pair`: the wait for a tap (the session is invalidated and the
+/// wait returns `.interrupted`, exit 130), or pairing and the conversation, which block in BlueZ
+/// or socket calls (exit 130 at once; bluetoothd drops the agent with the connection).
+package final class PairPhase: @unchecked Sendable {
+    private let lock = NSLock()
+    private var waiting = true
+    private let waiter: PrinterTapWaiter
+    private let console: PairConsole
+
+    package init(waiter: PrinterTapWaiter, console: PairConsole) {
+        self.waiter = waiter
+        self.console = console
+    }
+
+    /// The tap is over: later signals end the process.
+    package func tapDone() {
+        lock.withLock { waiting = false }
+    }
+
+    package func interrupt(_ signal: Int32) {
+        if lock.withLock({ waiting }) {
+            waiter.interrupt(signal)
+        } else {
+            console.line("nfctap: error: interrupted")
+            Foundation.exit(ExitStatus.interrupted)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import CoreNFCLinux
+import Dispatch
+import Foundation
+import ZebraPrinter
+
+/// Waits for a Zebra printer tag: a read session over `NFCReaderEnvironment.shared` that goes on
+/// through taps of other tags (each gets a line saying what it holds and the reader's red light)
+/// until a printer tag (green + beep), an unusable Zebra tag, the time limit, or `interrupt`.
+package final class PrinterTapWaiter: @unchecked Sendable {
+    package enum Outcome {
+        case printer(PrinterIdentity)
+        /// A Zebra URL with a broken query.
+        case unusable(ZebraTagError)
+        /// The session ended without a printer tag: 201 timeout, 1 no reader / no pcscd, 202 reader
+        /// gone, … (nil: it ended without an error, which only an interrupt does).
+        case ended(NFCReaderError?)
+        case interrupted(Int32)
+    }
+
+    private let console: PairConsole
+    private let configuration: NFCSessionConfiguration
+    private let environment: NFCReaderEnvironment
+    private let lock = NSLock()
+    private var session: NFCNDEFReaderSession?
+    private var interruptedBy: Int32?
+
+    /// - Parameters:
+    ///   - timeout: the session's time limit; nil = wait until interrupted.
+    ///   - operationTimeout: `--io-timeout`: a tag silent this long counts as lost.
+    package init(console: PairConsole, readerFilter: NFCReaderFilter, timeout: Duration?,
+         environment: NFCReaderEnvironment = .shared, operationTimeout: Duration? = .seconds(5)) {
+        self.console = console
+        self.environment = environment
+        var configuration = NFCSessionConfiguration()
+        configuration.timeLimit = timeout
+        configuration.operationTimeout = operationTimeout
+        configuration.readerFilter = readerFilter
+        // Green + beep only for a printer tag; red for anything else (runs before the feedback).
+        configuration.tagReportHandler = { PairTagVerdict($0).isPrinter }
+        self.configuration = configuration
+    }
+
+    /// Blocks until the outcome is known (the session runs on its own queues and a detached task).
+    package func wait() -> Outcome {
+        let session = NFCNDEFReaderSession(invalidateAfterFirstRead: false, configuration: configuration,
+                                           environment: environment)
+        lock.withLock { self.session = session }
+        let deadline = configuration.timeLimit.map { ContinuousClock.now + $0 }
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var outcome = Outcome.ended(nil)
+        Task.detached { [self] in
+            outcome = await self.run(session, deadline: deadline)
+            done.signal()
+        }
+        done.wait()
+        console.stopSpinner()
+        if let signal = lock.withLock({ interruptedBy }) { return .interrupted(signal) }
+        return outcome
+    }
+
+    /// Ends the wait (SIGINT/SIGTERM/SIGHUP): the session is invalidated with Core NFC's 200.
+    package func interrupt(_ signal: Int32) {
+        let session = lock.withLock { () -> NFCNDEFReaderSession? in
+            interruptedBy = signal
+            return self.session
+        }
+        session?.invalidate(reason: .signal(signal))
+    }
+
+    private func run(_ session: NFCNDEFReaderSession, deadline: ContinuousClock.Instant?) async -> Outcome {
+        var prompted = false
+        do {
+            // Returning from inside the loop ends the session (200).
+            for try await event in session.events {
+                switch event {
+                case .readerAdded(let reader):
+                    // Readers are reported one by one: the first gets the prompt, others a line each.
+                    if prompted {
+                        console.line("…or near \(NDEFText.safe(reader.name))")
+                    } else {
+                        prompted = true
+                        console.line("Hold the printer's NFC tag (the Print Touch logo) near \(NDEFText.safe(reader.name))…")
+                        console.startSpinner(deadline: deadline)
+                    }
+                case .tagReport(let report):
+                    let verdict = PairTagVerdict(report)
+                    switch verdict {
+                    case .printer(let identity): return .printer(identity)
+                    case .unusableZebra(let error): return .unusable(error)
+                    case .notZebra, .unreadable: console.line(verdict.message)
+                    }
+                default:
+                    continue
+                }
+            }
+            return .ended(nil)
+        } catch let error as NFCReaderError {
+            return .ended(error)
+        } catch {
+            return .ended(NFCReaderError(.readerSessionInvalidationErrorSessionTerminatedUnexpectedly,
+                                         message: String(describing: error)))
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Fleet
+import Foundation
+import Testing
+@testable import NFCTapKit
+
+/// The kiosk's `"publish"` key (README "Fleet").
+@Suite("Kiosk configuration: publish")
+struct KioskPublishConfigurationTests {
+    static func problem(_ json: String) -> String? { KioskConfigurationTests.problem(json) }
+
+    @Test func readsEveryKey() throws {
+        let c = try KioskConfigurationTests.parse("""
+            {"action": "json", "output": "/var/lib/nfctap/taps.jsonl",
+             "publish": {"url": "mqtts://kiosk:pw@broker.site:8884", "caFile": "/etc/nfctap/ca.pem", "site": "north", "station": "kiosk-7"}}
+            """)
+        let publish = try #require(c.publish)
+        #expect(publish.url.host == "broker.site" && publish.url.port == 8884 && publish.url.secure)
+        #expect(publish.topic == "nfctap/north/kiosk-7/taps" && publish.caFile == "/etc/nfctap/ca.pem")
+    }
+
+    @Test(arguments: [
+        (#"{"action": "json", "publish": {"url": "mqtt://b/t"}}"#, "needs \"output\" to be a file"),
+        (#"{"action": "exec", "command": "/usr/local/bin/on-tap", "output": "/x.jsonl", "publish": {"url": "mqtt://b/t"}}"#, "writes none"),
+        (#"{"action": "json", "output": "/x.jsonl", "publish": {"url": "mqtt://b/t", "qos": 2}}"#, "publish.qos"),
+        (#"{"action": "json", "output": "/x.jsonl", "publish": {}}"#, "publish.url"),
+        (#"{"action": "json", "output": "/x.jsonl", "publish": {"url": "mqtt://:pw@/t"}}"#, "no broker host"),
+        (#"{"action": "json", "output": "/x.jsonl", "publish": {"url": "mqtt://b"}}"#, "no topic"),
+        (#"{"action": "json", "output": "/x.jsonl", "publish": {"url": "mqtt://b", "site": "a/b"}}"#, "one non-empty topic level"),
+        (#"{"action": "json", "output": "/x.jsonl", "publish": {"url": "mqtts://b/t", "caFile": "ca.pem"}}"#, "absolute path"),
+        (#"{"action": "json", "output": "/x.jsonl", "publish": "mqtt://b/t"}"#, "expected an object"),
+    ])
+    func refuses(json: String, expected: String) {
+        let message = Self.problem(json)
+        #expect(message?.contains(expected) == true, "\(message ?? "accepted")")
+        #expect(message?.contains("pw") != true)
+    }
+
+    @Test func warnsWhenEveryoneCanReadThePassword() throws {
+        let path = NSTemporaryDirectory() + "kiosk-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = FileManager.default.createFile(atPath: path, contents: Data("{}".utf8))
+        let withPassword = try PublishSettings(url: "mqtt://u:secret@b/t", environment: [:])
+        chmod(path, 0o644)
+        let warning = try #require(withPassword.worldReadableWarning(configurationPath: path))
+        #expect(!warning.contains("secret") && warning.contains("every user can read it"))
+        chmod(path, 0o640)
+        #expect(withPassword.worldReadableWarning(configurationPath: path) == nil)
+        chmod(path, 0o644)
+        #expect(try PublishSettings(url: "mqtt://u@b/t", environment: [:]).worldReadableWarning(configurationPath: path) == nil)
+    }
+}
