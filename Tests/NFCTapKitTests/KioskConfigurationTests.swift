@@ -38,7 +38,7 @@ struct KioskConfigurationTests {
             {"readers": ["ACR122", "libnfc:pn532"], "backends": {"pcsc": false, "libnfc": ["pn532_uart:/dev/ttyUSB0"]},
              "action": "exec", "command": "/usr/local/bin/on-tap --site 'Hall 3'", "timeoutSeconds": 2.5,
              "output": "-", "sync": false, "feedback": false, "duplicateWindowSeconds": 0.25, "logLevel": "debug",
-             "trace": true}
+             "trace": true, "ioTimeoutSeconds": 2}
             """)
         #expect(c.readers == ["ACR122", "libnfc:pn532"])
         #expect(c.readerFilter == .nameContainsAny(["ACR122", "libnfc:pn532"]))
@@ -51,6 +51,9 @@ struct KioskConfigurationTests {
         #expect(!c.feedback)
         #expect(c.trace)
         #expect(c.duplicateWindow == .milliseconds(250))
+        #expect(c.operationTimeout == .seconds(2))
+        #expect(try Self.parse(#"{"action": "json", "ioTimeoutSeconds": 0}"#).operationTimeout == nil)
+        #expect(try Self.parse(#"{"action": "json"}"#).operationTimeout == .seconds(5))
         #expect(c.logLevel == .debug)
 
         let pair = try Self.parse(#"{"action": "pair", "pairWith": "bluez", "bluetooth": {"adapter": "hci1", "le": true, "pin": "0000"}}"#)
@@ -64,7 +67,7 @@ struct KioskConfigurationTests {
 
     @Test("mistakes: each names the file, the key and the fix", arguments: [
         (#"{"action": "json", "outptu": "/x"}"#,
-         #"kiosk.json: "outptu": unknown setting (known: action, backends, bluetooth, command, duplicateWindowSeconds, feedback, logLevel, output, pairWith, publish, readers, sync, timeoutSeconds, trace)"#),
+         #"kiosk.json: "outptu": unknown setting (known: action, backends, bluetooth, command, duplicateWindowSeconds, feedback, ioTimeoutSeconds, logLevel, output, pairWith, publish, readers, sync, timeoutSeconds, trace)"#),
         (#"{"output": "/x"}"#, #"kiosk.json: "action": missing: say what to do with each tag ("json", "exec" or "pair")"#),
         (#"{"action": "print"}"#, #"kiosk.json: "action": unknown action "print" (one of: json, exec, pair)"#),
         (#"{"action": 1}"#, #"kiosk.json: "action": expected a string, got a number"#),
@@ -89,6 +92,8 @@ struct KioskConfigurationTests {
         (#"{"action": "json", "timeoutSeconds": 3600.5}"#, #"kiosk.json: "timeoutSeconds": must be from 0.1 to 3600 seconds, got 3600.5"#),
         (#"{"action": "json", "duplicateWindowSeconds": -1}"#, #"kiosk.json: "duplicateWindowSeconds": must be 0 (off) or from 0.1 to 86400 seconds, got -1.0"#),
         (#"{"action": "json", "duplicateWindowSeconds": 1e-9}"#, #"kiosk.json: "duplicateWindowSeconds": must be 0 (off) or from 0.1 to 86400 seconds, got 1e-09"#),
+        (#"{"action": "json", "ioTimeoutSeconds": 0.05}"#, #"kiosk.json: "ioTimeoutSeconds": must be 0 (no limit) or from 0.1 to 86400 seconds, got 0.05"#),
+        (#"{"action": "json", "ioTimeoutSeconds": -1}"#, #"kiosk.json: "ioTimeoutSeconds": must be 0 (no limit) or from 0.1 to 86400 seconds, got -1.0"#),
         (#"{"action": "json", "logLevel": "verbose"}"#, #"kiosk.json: "logLevel": unknown level "verbose" (one of: trace, debug, info, notice, warning, error, critical)"#),
         (#"{"action": "json", "bluetooth": {"adapter": "hci0", "mac": "x"}}"#, #"kiosk.json: "bluetooth.mac": unknown setting (known: adapter, le, pin)"#),
         (#"{"action": "json", "output": "/var/lib/a\nb"}"#, #"kiosk.json: "output": must not contain control characters"#),

@@ -5,13 +5,15 @@ import Pairing
 extension KioskConfiguration {
     /// Every top-level key, for the "unknown key" message.
     package static let knownKeys = ["action", "backends", "bluetooth", "command", "duplicateWindowSeconds", "feedback",
-                            "logLevel", "output", "pairWith", "publish", "readers", "sync", "timeoutSeconds", "trace"]
+                            "ioTimeoutSeconds", "logLevel", "output", "pairWith", "publish", "readers", "sync", "timeoutSeconds", "trace"]
 
     /// `timeoutSeconds`: long enough to start a program (0.1 s), short enough that a stuck one is
     /// noticed (1 h). Anything outside (`1e-9` would round to 0) is refused, naming the key.
     package static let timeoutRange: ClosedRange<Double> = 0.1...3600
     /// `duplicateWindowSeconds` when not 0: the same bounds' spirit, up to a day.
     package static let duplicateWindowRange: ClosedRange<Double> = 0.1...86_400
+    /// `ioTimeoutSeconds` when not 0 (no limit): as `--io-timeout`.
+    package static let ioTimeoutRange: ClosedRange<Double> = 0.1...86_400
 
     /// Reads and validates a configuration file.
     /// - Throws: `KioskConfigurationError` naming the file and the setting.
@@ -74,6 +76,12 @@ extension KioskConfiguration {
                 throw fail("duplicateWindowSeconds", "must be 0 (off) or from \(Self.duplicateWindowRange.lowerBound) to \(Int(Self.duplicateWindowRange.upperBound)) seconds, got \(seconds)")
             }
             c.duplicateWindow = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+        if let seconds = try r.number("ioTimeoutSeconds") {
+            guard seconds == 0 || Self.ioTimeoutRange.contains(seconds) else {
+                throw fail("ioTimeoutSeconds", "must be 0 (no limit) or from \(Self.ioTimeoutRange.lowerBound) to \(Int(Self.ioTimeoutRange.upperBound)) seconds, got \(seconds)")
+            }
+            c.operationTimeout = seconds == 0 ? nil : .milliseconds(Int64((seconds * 1000).rounded()))
         }
         if let level = try r.string("logLevel") {
             guard let parsed = Logger.Level(rawValue: level) else {

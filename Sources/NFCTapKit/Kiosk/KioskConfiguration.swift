@@ -48,6 +48,9 @@ package struct KioskConfiguration: Equatable, Sendable {
     package var feedback = true
     /// A tag handled successfully is not handled again if it comes back within this window.
     package var duplicateWindow: Duration = .zero
+    /// How long one tag operation may take before the tag counts as lost (`ioTimeoutSeconds`,
+    /// as `--io-timeout`): a card that stops answering on one reader holds up nothing else. nil = no limit.
+    package var operationTimeout: Duration? = .seconds(5)
     /// `fdatasync` the output file after each line (a beep means the line is on disk).
     package var sync = true
     package var logLevel: Logger.Level = .info
@@ -65,6 +68,7 @@ package struct KioskConfiguration: Equatable, Sendable {
     /// Settings that only a new session picks up (readers, backends, feedback).
     package func needsNewSession(comparedTo other: KioskConfiguration) -> Bool {
         readers != other.readers || pcsc != other.pcsc || libnfcDevices != other.libnfcDevices || feedback != other.feedback
+            || operationTimeout != other.operationTimeout
     }
 
     /// The pairing options of `pair` (`bluetooth.*`, `timeoutSeconds`).

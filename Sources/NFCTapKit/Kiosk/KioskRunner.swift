@@ -148,6 +148,7 @@ package final class KioskRunner: @unchecked Sendable {
         // Each tag is handled on its own: no need to wait for companions (the default 100 ms).
         sc.batchWindow = .zero
         sc.readerFilter = c.readerFilter
+        sc.operationTimeout = c.operationTimeout
         sc.readerFeedback = c.feedback && !quiet
         sc.tagReportHandler = { [weak self] report in self?.handleTap(report) ?? false }
         sc.alertHandler = { [weak self] text in self?.logger.notice("\(text)") }
