@@ -44,7 +44,7 @@ let package = Package(
 
         // Readers, sessions, pairing.
         .target(name: "NFCReaders", dependencies: ["NFCTags", "PCSC", "LibNFC"], swiftSettings: swift6),
-        .target(name: "CoreNFCLinux", dependencies: ["NFCReaders", "NFCTags", "NDEF"]),
+        .target(name: "CoreNFCLinux", dependencies: ["NFCReaders", "NFCTags", "NDEF"], swiftSettings: swift6),
         .target(name: "Pairing", dependencies: ["ZebraPrinter", "CSDBus", "RecordOutput"]),
         // Desktop entries, Exec lines, URL claims, launch files: `nfctap agent` (background reading).
         .target(name: "DesktopIntegration", swiftSettings: swift6),
@@ -78,18 +78,18 @@ let package = Package(
 
         // iOS-style programs on the Core NFC API (Examples/README.md): the reader class of each is
         // iOS code with `import CoreNFCLinux`; run by the system tests against pcscd + vpcd.
-        .executableTarget(name: "NDEFReadWriteExample", dependencies: ["CoreNFCLinux"], path: "Examples/NDEFReadWrite"),
-        .executableTarget(name: "SingleReadExample", dependencies: ["CoreNFCLinux"], path: "Examples/SingleRead"),
-        .executableTarget(name: "InventoryExample", dependencies: ["CoreNFCLinux"], path: "Examples/Inventory"),
-        .executableTarget(name: "TagReaderExample", dependencies: ["CoreNFCLinux"], path: "Examples/TagReader"),
+        .executableTarget(name: "NDEFReadWriteExample", dependencies: ["CoreNFCLinux"], path: "Examples/NDEFReadWrite", swiftSettings: swift6),
+        .executableTarget(name: "SingleReadExample", dependencies: ["CoreNFCLinux"], path: "Examples/SingleRead", swiftSettings: swift6),
+        .executableTarget(name: "InventoryExample", dependencies: ["CoreNFCLinux"], path: "Examples/Inventory", swiftSettings: swift6),
+        .executableTarget(name: "TagReaderExample", dependencies: ["CoreNFCLinux"], path: "Examples/TagReader", swiftSettings: swift6),
         .executableTarget(name: "BackgroundTagReadingExample", dependencies: ["CoreNFCLinux"],
-                          path: "Examples/BackgroundTagReading", exclude: ["nfctap-example-tickets.desktop"]),
-        .executableTarget(name: "NDEFWrapperExample", dependencies: ["CoreNFCLinux"], path: "Examples/NDEFWrapper"),
-        .executableTarget(name: "AsyncNDEFExample", dependencies: ["CoreNFCLinux"], path: "Examples/AsyncNDEF"),
-        .executableTarget(name: "ISO7816ReaderExample", dependencies: ["CoreNFCLinux"], path: "Examples/ISO7816Reader"),
-        .executableTarget(name: "UltralightRawExample", dependencies: ["CoreNFCLinux"], path: "Examples/UltralightRaw"),
-        .executableTarget(name: "ChainedAPDUExample", dependencies: ["CoreNFCLinux"], path: "Examples/ChainedAPDU"),
-        .executableTarget(name: "TagInfoPluginExample", dependencies: ["CoreNFCLinux"], path: "Examples/TagInfoPlugin"),
+                          path: "Examples/BackgroundTagReading", exclude: ["nfctap-example-tickets.desktop"], swiftSettings: swift6),
+        .executableTarget(name: "NDEFWrapperExample", dependencies: ["CoreNFCLinux"], path: "Examples/NDEFWrapper", swiftSettings: swift6),
+        .executableTarget(name: "AsyncNDEFExample", dependencies: ["CoreNFCLinux"], path: "Examples/AsyncNDEF", swiftSettings: swift6),
+        .executableTarget(name: "ISO7816ReaderExample", dependencies: ["CoreNFCLinux"], path: "Examples/ISO7816Reader", swiftSettings: swift6),
+        .executableTarget(name: "UltralightRawExample", dependencies: ["CoreNFCLinux"], path: "Examples/UltralightRaw", swiftSettings: swift6),
+        .executableTarget(name: "ChainedAPDUExample", dependencies: ["CoreNFCLinux"], path: "Examples/ChainedAPDU", swiftSettings: swift6),
+        .executableTarget(name: "TagInfoPluginExample", dependencies: ["CoreNFCLinux"], path: "Examples/TagInfoPlugin", swiftSettings: swift6),
 
         .executableTarget(
             name: "nfctap-bench",
@@ -109,7 +109,8 @@ let package = Package(
         .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
         .testTarget(name: "ZebraPrinterTests", dependencies: ["ZebraPrinter", "NDEF"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "TagEmulation", "NDEF"]),
-        .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "NFCReaders", "NFCTags", "TagEmulation", "NDEF"]),
+        .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "NFCReaders", "NFCTags", "TagEmulation", "NDEF"],
+                    swiftSettings: swift6),
         .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "PCSC", "LibNFC", "NFCTags", "TagEmulation"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "ZebraPrinter"]),
         .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"]),

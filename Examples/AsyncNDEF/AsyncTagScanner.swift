@@ -41,6 +41,8 @@ final class AsyncTagScanner: NSObject, NFCNDEFReaderSessionDelegate, @unchecked 
     }
 
     private func resume(with result: Result<Outcome, Error>) {
+        // Swift 6: the messages are not Sendable; the awaiting caller is their only user from here on.
+        nonisolated(unsafe) let result = result
         continuation?.resume(with: result)
         continuation = nil
     }
@@ -50,7 +52,9 @@ final class AsyncTagScanner: NSObject, NFCNDEFReaderSessionDelegate, @unchecked 
     func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {}
 
     func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [NFCNDEFTag]) {
-        guard let tag = tags.first else { return }
+        guard let first = tags.first else { return }
+        // Swift 6: Core NFC's session and tag are not Sendable; the Task is their only user from here on.
+        nonisolated(unsafe) let session = session, tag = first
         Task {
             do {
                 let result = try await handle(tag, in: session)

@@ -9,6 +9,7 @@
 // stderr), 2 the URL argument differs from the message's first record.
 import CoreNFCLinux
 import Foundation
+@preconcurrency import SwiftGlibc  // Swift 6: `stdout` is a C global; the scaffolding sets it up once, first
 
 setvbuf(stdout, nil, _IOLBF, 0)
 

@@ -108,7 +108,9 @@ struct DocumentFiles {
 }
 
 @available(iOS 15, *)
-final class DocumentReader: NSObject {
+// Swift 6: @unchecked Sendable, as an iOS app would mark it: its state is used on the session's
+// queue and in the reading Task in turn, never at once.
+final class DocumentReader: NSObject, @unchecked Sendable {
     private var readerSession: NFCTagReaderSession?
     private var continuation: CheckedContinuation<DocumentFiles, Error>?
     private var files: DocumentFiles?
@@ -182,6 +184,7 @@ extension DocumentReader: NFCTagReaderSessionDelegate {
     func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {
         if tags.count > 1 {
             session.alertMessage = "More than 1 tag was found. Please present only 1 tag."
+            nonisolated(unsafe) let session = session  // Swift 6: the session is not Sendable
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(500)) { session.restartPolling() }
             return
         }
@@ -195,11 +198,13 @@ extension DocumentReader: NFCTagReaderSessionDelegate {
             session.invalidate(errorMessage: "Tag not valid.")
             return
         }
-        Task { [documentTag] in
+        // Swift 6: Core NFC's session and tags are not Sendable; the Task is their only user from here on.
+        nonisolated(unsafe) let session = session, detected = tag, card = documentTag
+        Task {
             do {
-                try await session.connect(to: tag)
+                try await session.connect(to: detected)
                 session.alertMessage = "Reading the document…"
-                self.files = try await self.read(documentTag)
+                self.files = try await self.read(card)
                 session.alertMessage = "Document read."
                 session.invalidate()
             } catch {

@@ -5,6 +5,7 @@
 // Prints each APDU, then the files read and the records. Exit status: 0 read, 1 not (the reason
 // is printed), 2 usage.
 import CoreNFCLinux
+@preconcurrency import SwiftGlibc  // Swift 6: `stdout` is a C global; the scaffolding sets it up once, first
 
 setvbuf(stdout, nil, _IOLBF, 0)
 

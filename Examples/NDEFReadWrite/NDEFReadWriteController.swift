@@ -42,6 +42,8 @@ final class NDEFReadWriteController: NSObject, NFCNDEFReaderSessionDelegate {
         guard tags.count == 1, let tag = tags.first else {
             // Several tags in the field: ask the user to keep one, then look again.
             session.alertMessage = "More than 1 tag is detected. Please remove all tags and try again."
+            // Swift 6: the session is not Sendable; Core NFC sessions may be used from any thread.
+            nonisolated(unsafe) let session = session
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(500)) {
                 session.restartPolling()
             }

@@ -29,7 +29,9 @@ extension NFCNDEFPayload {
     }
 }
 
-final class NFCNDEFManager: NSObject, NFCNDEFReaderSessionDelegate {
+// Swift 6: @unchecked Sendable, as an iOS app would mark it: its state is used on the session's
+// queue and the main queue in turn, never at once.
+final class NFCNDEFManager: NSObject, NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     enum Action {
         case read
         case write(NFCNDEFMessage)
@@ -79,7 +81,8 @@ final class NFCNDEFManager: NSObject, NFCNDEFReaderSessionDelegate {
     }
 
     private func finish(_ result: Result<NFCNDEFMessage, Error>) {
-        let completion = self.completion
+        // Swift 6: the message and the caller's handler move to the main queue and are used there only.
+        nonisolated(unsafe) let completion = self.completion, result = result
         self.completion = nil
         DispatchQueue.main.async {
             if case let .success(message) = result,
@@ -101,6 +104,7 @@ final class NFCNDEFManager: NSObject, NFCNDEFReaderSessionDelegate {
     func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [NFCNDEFTag]) {
         guard tags.count == 1, let tag = tags.first else {
             session.alertMessage = NFCManagerError.multipleTags.localizedDescription
+            nonisolated(unsafe) let session = session  // Swift 6: the session is not Sendable
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(500)) { session.restartPolling() }
             return
         }

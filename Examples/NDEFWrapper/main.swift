@@ -6,6 +6,7 @@
 //
 // Exit status: 0 done, 1 failed (the reason is printed), 2 usage.
 import CoreNFCLinux
+@preconcurrency import SwiftGlibc  // Swift 6: `stdout` is a C global; the scaffolding sets it up once, first
 
 setvbuf(stdout, nil, _IOLBF, 0)
 

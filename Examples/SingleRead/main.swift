@@ -8,6 +8,7 @@
 // (SIGINT/SIGTERM end the sessions with 200). Each session's end code goes to stderr.
 import CoreNFCLinux
 import Foundation
+@preconcurrency import SwiftGlibc  // Swift 6: `stdout` is a C global; the scaffolding sets it up once, first
 
 setvbuf(stdout, nil, _IOLBF, 0)
 var arguments = Array(CommandLine.arguments.dropFirst())

@@ -7,6 +7,7 @@
 // tag, then stops the session. Values: x:HEX is bytes, u8:HEX one byte, i:N a number, a,b a list.
 // Exit status: 0 a tag was discovered, 1 none (the reason is printed), 2 usage.
 import CoreNFCLinux
+@preconcurrency import SwiftGlibc  // Swift 6: `stdout` is a C global; the scaffolding sets it up once, first
 
 setvbuf(stdout, nil, _IOLBF, 0)
 
@@ -100,9 +101,12 @@ while let flag = arguments.first {
 }
 NFCSessionConfiguration.shared = configuration
 
-let plugin = NfcTagPlugin()
+// Swift 6: the script's state lives on the `script` queue (the plugin is called from there and from
+// the session queue, as a Flutter engine calls it from its platform thread).
+nonisolated(unsafe) let plugin = NfcTagPlugin()
 let script = DispatchQueue(label: "script side")
-var discovered = false
+nonisolated(unsafe) var discovered = false
+nonisolated(unsafe) let scriptCalls = calls
 
 /// Runs the --call methods one after another, then stops the session.
 func runCalls(_ remaining: ArraySlice<(String, [String: Any?])>, handle: String) {
@@ -111,6 +115,7 @@ func runCalls(_ remaining: ArraySlice<(String, [String: Any?])>, handle: String)
         return
     }
     plugin.handle(method, callArguments.merging(["handle": handle]) { current, _ in current }) { result in
+        nonisolated(unsafe) let result = result, remaining = remaining  // plain values, read on the script queue
         script.async {
             emit(method, result)
             runCalls(remaining.dropFirst(), handle: handle)
@@ -119,6 +124,7 @@ func runCalls(_ remaining: ArraySlice<(String, [String: Any?])>, handle: String)
 }
 
 plugin.invokeMethod = { method, arguments in
+    nonisolated(unsafe) let arguments = arguments  // plain values, read on the script queue
     script.async {
         switch method {
         case "onDiscovered":
@@ -126,7 +132,7 @@ plugin.invokeMethod = { method, arguments in
             let handle = data.removeValue(forKey: "handle") as? String ?? ""
             discovered = true
             emit(method, data)
-            runCalls(calls[...], handle: handle)
+            runCalls(scriptCalls[...], handle: handle)
         case "onError":
             emit(method, arguments)
             exit(discovered ? 0 : 1)

@@ -14,9 +14,9 @@ final class TagReaderController: NSObject, NFCTagReaderSessionDelegate {
     var sessionDidEnd: ((Error) -> Void)?
 
     /// SELECT by name (00 A4 04 00), Lc 07, the NDEF application D2 76 00 00 85 01 01, Le 00.
-    static let selectNDEFApplication = NFCISO7816APDU(
+    static var selectNDEFApplication: NFCISO7816APDU { NFCISO7816APDU(
         instructionClass: 0x00, instructionCode: 0xA4, p1Parameter: 0x04, p2Parameter: 0x00,
-        data: Data([0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01]), expectedResponseLength: 256)
+        data: Data([0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01]), expectedResponseLength: 256) }
 
     func beginScanning() {
         session = NFCTagReaderSession(pollingOption: .iso14443, delegate: self, queue: nil)
@@ -31,6 +31,8 @@ final class TagReaderController: NSObject, NFCTagReaderSessionDelegate {
     func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {
         if tags.count > 1 {
             session.alertMessage = "More than 1 tag is detected. Please remove all tags and try again."
+            // Swift 6: the session is not Sendable; Core NFC sessions may be used from any thread.
+            nonisolated(unsafe) let session = session
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(500)) {
                 session.restartPolling()
             }

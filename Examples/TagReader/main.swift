@@ -8,6 +8,7 @@
 // 130 interrupted (SIGINT/SIGTERM end the session with 200). The session's end code goes to stderr.
 import CoreNFCLinux
 import Foundation
+@preconcurrency import SwiftGlibc  // Swift 6: `stdout` is a C global; the scaffolding sets it up once, first
 
 setvbuf(stdout, nil, _IOLBF, 0)
 var arguments = Array(CommandLine.arguments.dropFirst())

@@ -122,6 +122,8 @@ final class UltralightWriter: NSObject, NFCTagReaderSessionDelegate, @unchecked 
     }
 
     private func verify(_ tlv: [UInt8], on tag: NFCMiFareTag, in session: NFCTagReaderSession) {
+        // Swift 6: Core NFC's session and tag are not Sendable; the Task is their only user from here on.
+        nonisolated(unsafe) let session = session, tag = tag
         Task {
             do {
                 var readBack = Data()

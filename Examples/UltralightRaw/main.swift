@@ -5,6 +5,7 @@
 // Writes a URI record onto an NTAG / Ultralight page by page. Exit status: 0 written and
 // verified, 1 not (the reason is printed), 2 usage.
 import CoreNFCLinux
+@preconcurrency import SwiftGlibc  // Swift 6: `stdout` is a C global; the scaffolding sets it up once, first
 
 setvbuf(stdout, nil, _IOLBF, 0)
 

@@ -6,8 +6,8 @@ import Foundation
 extension NFCFeliCaTag {
     public typealias EncryptionId = NFCFeliCaEncryptionId
 
-    public func requestServiceV2(nodeCodeList: [Data],
-                                 completionHandler: @escaping (Int, Int, NFCFeliCaEncryptionId, [Data], [Data], (any Error)?) -> Void) {
+    @preconcurrency public func requestServiceV2(nodeCodeList: [Data],
+                                 completionHandler: @escaping @Sendable (Int, Int, NFCFeliCaEncryptionId, [Data], [Data], (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler(0, 0, .AES, [], [], $0) }
     }
 
@@ -15,7 +15,7 @@ extension NFCFeliCaTag {
         throw UnsupportedTagCommand.error
     }
 
-    public func requestResponse(completionHandler: @escaping (Int, (any Error)?) -> Void) {
+    @preconcurrency public func requestResponse(completionHandler: @escaping @Sendable (Int, (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler(0, $0) }
     }
 
@@ -23,7 +23,7 @@ extension NFCFeliCaTag {
         throw UnsupportedTagCommand.error
     }
 
-    public func requestSpecificationVersion(completionHandler: @escaping (Int, Int, Data, Data, (any Error)?) -> Void) {
+    @preconcurrency public func requestSpecificationVersion(completionHandler: @escaping @Sendable (Int, Int, Data, Data, (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler(0, 0, Data(), Data(), $0) }
     }
 
@@ -31,7 +31,7 @@ extension NFCFeliCaTag {
         throw UnsupportedTagCommand.error
     }
 
-    public func resetMode(completionHandler: @escaping (Int, Int, (any Error)?) -> Void) {
+    @preconcurrency public func resetMode(completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler(0, 0, $0) }
     }
 
@@ -41,49 +41,49 @@ extension NFCFeliCaTag {
 
     // MARK: iOS 14 result handlers
 
-    public func polling(systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot,
-                        resultHandler: @escaping (Result<NFCFeliCaPollingResponse, any Error>) -> Void) {
+    @preconcurrency public func polling(systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot,
+                        resultHandler: @escaping @Sendable (Result<NFCFeliCaPollingResponse, any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
 
-    public func requestService(nodeCodeList: [Data], resultHandler: @escaping (Result<[Data], any Error>) -> Void) {
+    @preconcurrency public func requestService(nodeCodeList: [Data], resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
 
-    public func requestServiceV2(nodeCodeList: [Data],
-                                 resultHandler: @escaping (Result<NFCFeliCaRequsetServiceV2Response, any Error>) -> Void) {
+    @preconcurrency public func requestServiceV2(nodeCodeList: [Data],
+                                 resultHandler: @escaping @Sendable (Result<NFCFeliCaRequsetServiceV2Response, any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
 
-    public func requestResponse(resultHandler: @escaping (Result<Int, any Error>) -> Void) {
+    @preconcurrency public func requestResponse(resultHandler: @escaping @Sendable (Result<Int, any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
 
-    public func readWithoutEncryption(serviceCodeList: [Data], blockList: [Data],
-                                      resultHandler: @escaping (Result<(NFCFeliCaStatusFlag, [Data]), any Error>) -> Void) {
+    @preconcurrency public func readWithoutEncryption(serviceCodeList: [Data], blockList: [Data],
+                                      resultHandler: @escaping @Sendable (Result<(NFCFeliCaStatusFlag, [Data]), any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
 
-    public func writeWithoutEncryption(serviceCodeList: [Data], blockList: [Data], blockData: [Data],
-                                       resultHandler: @escaping (Result<NFCFeliCaStatusFlag, any Error>) -> Void) {
+    @preconcurrency public func writeWithoutEncryption(serviceCodeList: [Data], blockList: [Data], blockData: [Data],
+                                       resultHandler: @escaping @Sendable (Result<NFCFeliCaStatusFlag, any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
 
-    public func requestSystemCode(resultHandler: @escaping (Result<[Data], any Error>) -> Void) {
+    @preconcurrency public func requestSystemCode(resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
 
-    public func requestSpecificationVersion(
-        resultHandler: @escaping (Result<NFCFeliCaRequestSpecificationVersionResponse, any Error>) -> Void
+    @preconcurrency public func requestSpecificationVersion(
+        resultHandler: @escaping @Sendable (Result<NFCFeliCaRequestSpecificationVersionResponse, any Error>) -> Void
     ) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
 
-    public func resetMode(resultHandler: @escaping (Result<NFCFeliCaStatusFlag, any Error>) -> Void) {
+    @preconcurrency public func resetMode(resultHandler: @escaping @Sendable (Result<NFCFeliCaStatusFlag, any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
 
-    public func sendFeliCaCommand(commandPacket: Data, resultHandler: @escaping (Result<Data, any Error>) -> Void) {
+    @preconcurrency public func sendFeliCaCommand(commandPacket: Data, resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
 }

@@ -28,8 +28,8 @@ extension NFCFeliCaTag {
     public typealias PollingRequestCode = NFCFeliCaPollingRequestCode
     public typealias PollingTimeSlot = NFCFeliCaPollingTimeSlot
 
-    public func polling(systemCode: Data, requestCode: PollingRequestCode, timeSlot: PollingTimeSlot,
-                        completionHandler: @escaping (Data, Data, (any Error)?) -> Void) {
+    @preconcurrency public func polling(systemCode: Data, requestCode: PollingRequestCode, timeSlot: PollingTimeSlot,
+                        completionHandler: @escaping @Sendable (Data, Data, (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler(Data(), Data(), $0) }
     }
 
@@ -37,7 +37,7 @@ extension NFCFeliCaTag {
         throw UnsupportedTagCommand.error
     }
 
-    public func requestService(nodeCodeList: [Data], completionHandler: @escaping ([Data], (any Error)?) -> Void) {
+    @preconcurrency public func requestService(nodeCodeList: [Data], completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler([], $0) }
     }
 
@@ -45,7 +45,7 @@ extension NFCFeliCaTag {
         throw UnsupportedTagCommand.error
     }
 
-    public func requestSystemCode(completionHandler: @escaping ([Data], (any Error)?) -> Void) {
+    @preconcurrency public func requestSystemCode(completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler([], $0) }
     }
 
@@ -53,8 +53,8 @@ extension NFCFeliCaTag {
         throw UnsupportedTagCommand.error
     }
 
-    public func readWithoutEncryption(serviceCodeList: [Data], blockList: [Data],
-                                      completionHandler: @escaping (Int, Int, [Data], (any Error)?) -> Void) {
+    @preconcurrency public func readWithoutEncryption(serviceCodeList: [Data], blockList: [Data],
+                                      completionHandler: @escaping @Sendable (Int, Int, [Data], (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler(0, 0, [], $0) }
     }
 
@@ -62,8 +62,8 @@ extension NFCFeliCaTag {
         throw UnsupportedTagCommand.error
     }
 
-    public func writeWithoutEncryption(serviceCodeList: [Data], blockList: [Data], blockData: [Data],
-                                       completionHandler: @escaping (Int, Int, (any Error)?) -> Void) {
+    @preconcurrency public func writeWithoutEncryption(serviceCodeList: [Data], blockList: [Data], blockData: [Data],
+                                       completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler(0, 0, $0) }
     }
 
@@ -71,7 +71,7 @@ extension NFCFeliCaTag {
         throw UnsupportedTagCommand.error
     }
 
-    public func sendFeliCaCommand(commandPacket: Data, completionHandler: @escaping (Data, (any Error)?) -> Void) {
+    @preconcurrency public func sendFeliCaCommand(commandPacket: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler(Data(), $0) }
     }
 
@@ -87,12 +87,12 @@ enum UnsupportedTagCommand {
     }
 
     /// Calls `handler` with the error, asynchronously as Core NFC's handlers are.
-    static func fail(_ handler: @escaping ((any Error)?) -> Void) {
+    static func fail(_ handler: @escaping @Sendable ((any Error)?) -> Void) {
         DispatchQueue.global().async { handler(error) }
     }
 
     /// The same for the iOS 14 `resultHandler:` forms.
-    static func failResult<Success>(_ handler: @escaping (Result<Success, any Error>) -> Void) {
+    static func failResult<Success>(_ handler: @escaping @Sendable (Result<Success, any Error>) -> Void) {
         DispatchQueue.global().async { handler(.failure(error)) }
     }
 }

@@ -58,7 +58,7 @@ extension NFCISO15693ReaderSession: SessionEngineHost {
     func engine(_ engine: SessionEngine, didDetect batch: [TagPresence]) {}
 
     func engine(_ engine: SessionEngine, didInvalidateWith error: NFCReaderError) {
-        sessionQueue.async { [self] in
+        onSessionQueue { [self] in
             readerDelegate?.readerSession(self, didInvalidateWithError: error)
         }
     }
@@ -120,14 +120,14 @@ public class NFCISO15693ReadMultipleBlocksConfiguration: NFCTagCommandConfigurat
 
 extension NFCISO15693Tag {
     /// iOS 11 legacy command; error 1 on Linux as every ISO 15693 command.
-    public func sendCustomCommand(commandConfiguration: NFCISO15693CustomCommandConfiguration,
-                                  completionHandler: @escaping (Data, (any Error)?) -> Void) {
+    @preconcurrency public func sendCustomCommand(commandConfiguration: NFCISO15693CustomCommandConfiguration,
+                                  completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler(Data(), $0) }
     }
 
     /// iOS 11 legacy command; error 1 on Linux as every ISO 15693 command.
-    public func readMultipleBlock(readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration,
-                                  completionHandler: @escaping (Data, (any Error)?) -> Void) {
+    @preconcurrency public func readMultipleBlock(readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration,
+                                  completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler(Data(), $0) }
     }
 }

@@ -8,67 +8,67 @@ extension NFCISO15693Tag {
 
     // MARK: Multi-block, AFI, DSFID, state commands (completion handlers)
 
-    public func writeMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
-                                    completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency public func writeMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
+                                    completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         UnsupportedTagCommand.fail(completionHandler)
     }
 
-    public func getMultipleBlockSecurityStatus(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-                                               completionHandler: @escaping ([NSNumber], (any Error)?) -> Void) {
+    @preconcurrency public func getMultipleBlockSecurityStatus(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+                                               completionHandler: @escaping @Sendable ([NSNumber], (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler([], $0) }
     }
 
-    public func writeAFI(requestFlags flags: NFCISO15693RequestFlag, afi: UInt8, completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency public func writeAFI(requestFlags flags: NFCISO15693RequestFlag, afi: UInt8, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         UnsupportedTagCommand.fail(completionHandler)
     }
 
-    public func lockAFI(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency public func lockAFI(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         UnsupportedTagCommand.fail(completionHandler)
     }
 
-    public func writeDSFID(requestFlags flags: NFCISO15693RequestFlag, dsfid: UInt8, completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency public func writeDSFID(requestFlags flags: NFCISO15693RequestFlag, dsfid: UInt8, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         UnsupportedTagCommand.fail(completionHandler)
     }
 
     /// Apple's original (misspelt) name of Lock DSFID; `lockDSFID` is the iOS 14 spelling.
-    public func lockDFSID(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency public func lockDFSID(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         UnsupportedTagCommand.fail(completionHandler)
     }
 
-    public func lockDSFID(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency public func lockDSFID(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         UnsupportedTagCommand.fail(completionHandler)
     }
 
-    public func resetToReady(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency public func resetToReady(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         UnsupportedTagCommand.fail(completionHandler)
     }
 
-    public func select(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency public func select(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         UnsupportedTagCommand.fail(completionHandler)
     }
 
-    public func extendedLockBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int,
-                                  completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency public func extendedLockBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int,
+                                  completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         UnsupportedTagCommand.fail(completionHandler)
     }
 
-    public func extendedReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-                                           completionHandler: @escaping ([Data], (any Error)?) -> Void) {
+    @preconcurrency public func extendedReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+                                           completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler([], $0) }
     }
 
-    public func extendedWriteMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
-                                            completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency public func extendedWriteMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
+                                            completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         UnsupportedTagCommand.fail(completionHandler)
     }
 
-    public func extendedGetMultipleBlockSecurityStatus(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-                                                       completionHandler: @escaping ([NSNumber], (any Error)?) -> Void) {
+    @preconcurrency public func extendedGetMultipleBlockSecurityStatus(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+                                                       completionHandler: @escaping @Sendable ([NSNumber], (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler([], $0) }
     }
 
-    public func challenge(requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data,
-                          completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency public func challenge(requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data,
+                          completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         UnsupportedTagCommand.fail(completionHandler)
     }
 
@@ -133,48 +133,48 @@ extension NFCISO15693Tag {
 
     // MARK: iOS 14 result handlers
 
-    public func readSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8,
-                                resultHandler: @escaping (Result<Data, any Error>) -> Void) {
+    @preconcurrency public func readSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8,
+                                resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
-    public func readMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-                                   resultHandler: @escaping (Result<[Data], any Error>) -> Void) {
+    @preconcurrency public func readMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+                                   resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
-    public func extendedReadSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int,
-                                        resultHandler: @escaping (Result<Data, any Error>) -> Void) {
+    @preconcurrency public func extendedReadSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int,
+                                        resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
-    public func getSystemInfo(requestFlags flags: NFCISO15693RequestFlag,
-                              resultHandler: @escaping (Result<NFCISO15693SystemInfo, any Error>) -> Void) {
+    @preconcurrency public func getSystemInfo(requestFlags flags: NFCISO15693RequestFlag,
+                              resultHandler: @escaping @Sendable (Result<NFCISO15693SystemInfo, any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
-    public func customCommand(requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
-                              resultHandler: @escaping (Result<Data, any Error>) -> Void) {
+    @preconcurrency public func customCommand(requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
+                              resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
-    public func fastReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-                                       resultHandler: @escaping (Result<[Data], any Error>) -> Void) {
+    @preconcurrency public func fastReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+                                       resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
-    public func extendedFastReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-                                               resultHandler: @escaping (Result<[Data], any Error>) -> Void) {
+    @preconcurrency public func extendedFastReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+                                               resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
-    public func authenticate(requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data,
-                             resultHandler: @escaping (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void) {
+    @preconcurrency public func authenticate(requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data,
+                             resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
-    public func keyUpdate(requestFlags flags: NFCISO15693RequestFlag, keyIdentifier: Int, message: Data,
-                          resultHandler: @escaping (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void) {
+    @preconcurrency public func keyUpdate(requestFlags flags: NFCISO15693RequestFlag, keyIdentifier: Int, message: Data,
+                          resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
-    public func readBuffer(requestFlags flags: NFCISO15693RequestFlag,
-                           resultHandler: @escaping (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void) {
+    @preconcurrency public func readBuffer(requestFlags flags: NFCISO15693RequestFlag,
+                           resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
-    public func sendRequest(requestFlags flags: Int, commandCode: Int, data: Data?,
-                            resultHandler: @escaping (Result<(NFCISO15693ResponseFlag, Data?), any Error>) -> Void) {
+    @preconcurrency public func sendRequest(requestFlags flags: Int, commandCode: Int, data: Data?,
+                            resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data?), any Error>) -> Void) {
         UnsupportedTagCommand.failResult(resultHandler)
     }
 }

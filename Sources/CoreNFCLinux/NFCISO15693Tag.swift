@@ -24,8 +24,8 @@ public protocol NFCISO15693Tag: __NFCTag, NFCNDEFTag {
 }
 
 extension NFCISO15693Tag {
-    public func readSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8,
-                                completionHandler: @escaping (Data, (any Error)?) -> Void) {
+    @preconcurrency public func readSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8,
+                                completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler(Data(), $0) }
     }
 
@@ -33,8 +33,8 @@ extension NFCISO15693Tag {
         throw UnsupportedTagCommand.error
     }
 
-    public func writeSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, dataBlock: Data,
-                                 completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency public func writeSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, dataBlock: Data,
+                                 completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         UnsupportedTagCommand.fail(completionHandler)
     }
 
@@ -42,8 +42,8 @@ extension NFCISO15693Tag {
         throw UnsupportedTagCommand.error
     }
 
-    public func readMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-                                   completionHandler: @escaping ([Data], (any Error)?) -> Void) {
+    @preconcurrency public func readMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+                                   completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler([], $0) }
     }
 
@@ -51,13 +51,13 @@ extension NFCISO15693Tag {
         throw UnsupportedTagCommand.error
     }
 
-    public func lockBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8,
-                          completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency public func lockBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8,
+                          completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         UnsupportedTagCommand.fail(completionHandler)
     }
 
-    public func extendedReadSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int,
-                                        completionHandler: @escaping (Data, (any Error)?) -> Void) {
+    @preconcurrency public func extendedReadSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int,
+                                        completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler(Data(), $0) }
     }
 
@@ -65,19 +65,19 @@ extension NFCISO15693Tag {
         throw UnsupportedTagCommand.error
     }
 
-    public func extendedWriteSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, dataBlock: Data,
-                                         completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency public func extendedWriteSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, dataBlock: Data,
+                                         completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         UnsupportedTagCommand.fail(completionHandler)
     }
 
     /// (DSFID, AFI, block size, block count, IC reference).
-    public func getSystemInfo(requestFlags flags: NFCISO15693RequestFlag,
-                              completionHandler: @escaping (Int, Int, Int, Int, Int, (any Error)?) -> Void) {
+    @preconcurrency public func getSystemInfo(requestFlags flags: NFCISO15693RequestFlag,
+                              completionHandler: @escaping @Sendable (Int, Int, Int, Int, Int, (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler(0, 0, 0, 0, 0, $0) }
     }
 
-    public func customCommand(requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
-                              completionHandler: @escaping (Data, (any Error)?) -> Void) {
+    @preconcurrency public func customCommand(requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
+                              completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler(Data(), $0) }
     }
 
@@ -86,7 +86,7 @@ extension NFCISO15693Tag {
         throw UnsupportedTagCommand.error
     }
 
-    public func stayQuiet(completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency public func stayQuiet(completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         UnsupportedTagCommand.fail(completionHandler)
     }
 }

@@ -14,12 +14,12 @@ public protocol NFCISO7816Tag: __NFCTag, NFCNDEFTag {
     var proprietaryApplicationDataCoding: Bool { get }
     /// Sends one APDU; the reply's data and status word come back, status words other than 90 00
     /// included (they are not errors here).
-    func sendCommand(apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void)
+    @preconcurrency func sendCommand(apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void)
 }
 
 extension NFCISO7816Tag {
     /// iOS 14's form: the reply as an `NFCISO7816ResponseAPDU`, or the error.
-    public func sendCommand(apdu: NFCISO7816APDU, resultHandler: @escaping (Result<NFCISO7816ResponseAPDU, any Error>) -> Void) {
+    @preconcurrency public func sendCommand(apdu: NFCISO7816APDU, resultHandler: @escaping @Sendable (Result<NFCISO7816ResponseAPDU, any Error>) -> Void) {
         sendCommand(apdu: apdu) { data, sw1, sw2, error in
             if let error {
                 resultHandler(.failure(error))

@@ -18,22 +18,22 @@ public protocol NFCMiFareTag: __NFCTag, NFCNDEFTag {
     /// ACK as one byte `0A`, GET_VERSION `60` → 8 bytes. A NAK fails with
     /// `.readerTransceiveErrorTagResponseError` (102). On Linux the reader decides what passes:
     /// anything else fails with `.readerErrorUnsupportedFeature`.
-    func sendMiFareCommand(commandPacket: Data, completionHandler: @escaping (Data, (any Error)?) -> Void)
+    @preconcurrency func sendMiFareCommand(commandPacket: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
     /// ISO 7816 APDUs to MIFARE DESFire/Plus cards; Type 2 tags answer `.readerErrorUnsupportedFeature`.
-    func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void)
+    @preconcurrency func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void)
 }
 
 extension NFCMiFareTag {
     /// iOS 14's form: the reply, or the error.
-    public func sendMiFareCommand(commandPacket: Data, resultHandler: @escaping (Result<Data, any Error>) -> Void) {
+    @preconcurrency public func sendMiFareCommand(commandPacket: Data, resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
         sendMiFareCommand(commandPacket: commandPacket) { data, error in
             if let error { resultHandler(.failure(error)) } else { resultHandler(.success(data)) }
         }
     }
 
     /// iOS 14's form: the reply as an `NFCISO7816ResponseAPDU`, or the error.
-    public func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU,
-                                         resultHandler: @escaping (Result<NFCISO7816ResponseAPDU, any Error>) -> Void) {
+    @preconcurrency public func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU,
+                                         resultHandler: @escaping @Sendable (Result<NFCISO7816ResponseAPDU, any Error>) -> Void) {
         sendMiFareISO7816Command(apdu) { data, sw1, sw2, error in
             if let error {
                 resultHandler(.failure(error))

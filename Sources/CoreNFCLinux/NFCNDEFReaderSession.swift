@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NFCReaders
+import Synchronization
 
 /// Core NFC's `NFCNDEFReaderSession`: reads NDEF messages, or (when the delegate implements
 /// `readerSession(_:didDetect:)`) hands out tags to read and write.
@@ -22,7 +23,7 @@ open class NFCNDEFReaderSession: NFCReaderSession {
     private let hasDelegate: Bool
     public let invalidateAfterFirstRead: Bool
     private var mode: Mode = .undetermined  // engine queue
-    private let tagsDeclined = Locked(false)
+    private let tagsDeclined = Atomic(false)
 
     /// Apple's initializer: `NFCReaderEnvironment.shared` and `NFCSessionConfiguration.shared`.
     /// Designated, as on iOS, so subclasses (mocks, wrappers) can call it.
@@ -62,7 +63,7 @@ open class NFCNDEFReaderSession: NFCReaderSession {
     }
 
     /// Read-write mode: connects to `tag`, dropping the connection to any other.
-    open func connect(to tag: any NFCNDEFTag, completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency open func connect(to tag: any NFCNDEFTag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         guard let tag = tag as? SessionTag else {
             sessionQueue.async {
                 completionHandler(NFCReaderError(.readerErrorInvalidParameter, message: "not a tag of this session"))
@@ -97,7 +98,7 @@ open class NFCNDEFReaderSession: NFCReaderSession {
 
     /// Called by the delegate protocol's default `readerSession(_:didDetect:)`.
     func delegateDoesNotHandleTags() {
-        tagsDeclined.withLock { $0 = true }
+        tagsDeclined.store(true, ordering: .releasing)
     }
 }
 
@@ -124,7 +125,7 @@ extension NFCNDEFReaderSession: SessionEngineHost {
     }
 
     func engine(_ engine: SessionEngine, didInvalidateWith error: NFCReaderError) {
-        sessionQueue.async { [self] in
+        onSessionQueue { [self] in
             ndefDelegate?.readerSession(self, didInvalidateWithError: error)
         }
     }
@@ -138,8 +139,8 @@ extension NFCNDEFReaderSession: SessionEngineHost {
         deliver { [self] in
             guard let delegate = ndefDelegate else { return }
             delegate.readerSession(self, didDetect: tags)
-            let declined = tagsDeclined.current
-            engine.queue.async { [self] in
+            let declined = tagsDeclined.load(ordering: .acquiring)
+            onEngineQueue { [self] in
                 guard engine.phase == .active else { return }
                 if declined {
                     mode = .readOnly

@@ -27,13 +27,13 @@ public protocol NFCNDEFTag: NSObjectProtocol, NSCopying, NSSecureCoding {
     /// made this object stale.
     var isAvailable: Bool { get }
     /// The tag's NDEF status and capacity (largest message, in bytes).
-    func queryNDEFStatus(completionHandler: @escaping (NFCNDEFStatus, Int, (any Error)?) -> Void)
+    @preconcurrency func queryNDEFStatus(completionHandler: @escaping @Sendable (NFCNDEFStatus, Int, (any Error)?) -> Void)
     /// Reads the NDEF message. An empty tag gives `.ndefReaderSessionErrorZeroLengthMessage` (403).
-    func readNDEF(completionHandler: @escaping (NFCNDEFMessage?, (any Error)?) -> Void)
+    @preconcurrency func readNDEF(completionHandler: @escaping @Sendable (NFCNDEFMessage?, (any Error)?) -> Void)
     /// Writes the message tear-safely (the tag layer writes the length last).
-    func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping ((any Error)?) -> Void)
+    @preconcurrency func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
     /// Makes the tag permanently read-only.
-    func writeLock(completionHandler: @escaping ((any Error)?) -> Void)
+    @preconcurrency func writeLock(completionHandler: @escaping @Sendable ((any Error)?) -> Void)
 }
 
 extension NFCNDEFTag {
@@ -46,15 +46,16 @@ extension NFCNDEFTag {
     }
 
     public func readNDEF() async throws -> NFCNDEFMessage {
-        try await withCheckedThrowingContinuation { continuation in
+        // The message is not Sendable (as on iOS): the handler hands it over once.
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UncheckedBox<NFCNDEFMessage>, any Error>) in
             readNDEF { message, error in
                 if let message, error == nil {
-                    continuation.resume(returning: message)
+                    continuation.resume(returning: UncheckedBox(message))
                 } else {
                     continuation.resume(throwing: error ?? NFCReaderError(.readerTransceiveErrorTagResponseError))
                 }
             }
-        }
+        }.value
     }
 
     public func writeNDEF(_ ndefMessage: NFCNDEFMessage) async throws {

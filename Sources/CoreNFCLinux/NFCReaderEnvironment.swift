@@ -1,12 +1,11 @@
 import Foundation
 import NFCReaders
 import NFCTags
+import Synchronization
 
 /// Where a session gets its readers, tag logic and time. The process-wide default is `shared`;
 /// tests and tools pass their own to a session's Linux initializer.
-public struct NFCReaderEnvironment: @unchecked Sendable {
-    // @unchecked: the closures are @Sendable; the clock and slot are Sendable classes.
-
+public struct NFCReaderEnvironment: Sendable {
     /// Makes the reader backends a session listens to (PC/SC, libnfc, virtual).
     /// - Throws: `ReaderError.serviceUnavailable` when no backend can start.
     public var makeBackends: @Sendable () throws -> [any ReaderBackend]
@@ -34,24 +33,24 @@ public struct NFCReaderEnvironment: @unchecked Sendable {
         self.slot = slot
     }
 
-    private static let current = Locked<NFCReaderEnvironment>(.systemDefault)
+    private static let current = Mutex<NFCReaderEnvironment>(.systemDefault)
 
     /// The environment sessions use when none is given. Set it once at start-up to change the
     /// backends for the whole process (the CLI's `--backend`, `demo`).
     public static var shared: NFCReaderEnvironment {
-        get { current.current }
+        get { current.withLock { $0 } }
         set { current.withLock { $0 = newValue } }
     }
 }
 
 /// One "system" in which only one session may be active at a time.
-public final class NFCSessionSlot: @unchecked Sendable {
-    private let holder = Locked<AnyObject?>(nil)
+public final class NFCSessionSlot: Sendable {
+    private let holder = Mutex<(any AnyObject & Sendable)?>(nil)
 
     public init() {}
 
     /// Takes the slot for `owner`; false when another owner holds it.
-    func acquire(_ owner: AnyObject) -> Bool {
+    func acquire(_ owner: any AnyObject & Sendable) -> Bool {
         holder.withLock { current in
             if let current, current !== owner { return false }
             current = owner
@@ -59,7 +58,7 @@ public final class NFCSessionSlot: @unchecked Sendable {
         }
     }
 
-    func release(_ owner: AnyObject) {
+    func release(_ owner: any AnyObject & Sendable) {
         holder.withLock { current in
             if current === owner { current = nil }
         }

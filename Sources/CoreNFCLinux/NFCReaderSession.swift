@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Core NFC's `NFCReaderSessionProtocol`: what a tag's `session` offers.
 public protocol NFCReaderSessionProtocol: NSObjectProtocol {
@@ -27,7 +28,7 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol {
     let engine: SessionEngine
     /// The queue delegate callbacks and completion handlers run on.
     public let sessionQueue: DispatchQueue
-    private let alert = Locked("")
+    private let alert = Mutex("")
 
     init(queue: DispatchQueue?, configuration: NFCSessionConfiguration, environment: NFCReaderEnvironment) {
         let sessionQueue = queue ?? DispatchQueue(label: "nfctap.session.delegate")
@@ -61,7 +62,7 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol {
     /// The prompt shown to the user; on Linux it goes to `configuration.alertHandler` (the
     /// terminal, or the log in kiosk mode) when the session becomes active and on every change.
     open var alertMessage: String {
-        get { alert.current }
+        get { alert.withLock { $0 } }
         set {
             alert.withLock { $0 = newValue }
             if engine.isReady, !newValue.isEmpty { showAlert(newValue) }
@@ -116,10 +117,24 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol {
     /// before it ran (see `SessionEngine.reserveDelivery()` for the order with `events`).
     func deliver(_ callback: @escaping () -> Void) {
         let number = engine.reserveDelivery()
+        let callback = UncheckedBox(callback)
         sessionQueue.async { [engine] in
             guard engine.mayDeliver(number) else { return }
-            callback()
+            callback.value()
         }
+    }
+
+    /// Runs `body` on `sessionQueue`. The session and its delegate are not Sendable (neither is on
+    /// iOS): Core NFC calls the delegate on the session queue, and so does this.
+    func onSessionQueue(_ body: @escaping () -> Void) {
+        let body = UncheckedBox(body)
+        sessionQueue.async { body.value() }
+    }
+
+    /// Runs `body` on the engine queue, which owns the session's engine-queue state (`mode`).
+    func onEngineQueue(_ body: @escaping () -> Void) {
+        let body = UncheckedBox(body)
+        engine.queue.async { body.value() }
     }
 
     /// Shows the alert message once the session is active.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A pending action scheduled on an `NFCSessionClock`.
 public protocol NFCScheduledAction: AnyObject, Sendable {
@@ -43,28 +44,28 @@ public final class DispatchSessionClock: NFCSessionClock {
     }
 }
 
-private final class DispatchScheduledAction: NFCScheduledAction, @unchecked Sendable {
-    private let lock = NSLock()
-    private var timer: (any DispatchSourceTimer)?
+private final class DispatchScheduledAction: NFCScheduledAction {
+    /// The armed timer, nil once it fired or was cancelled. DispatchSource is thread-safe.
+    private let timer: Mutex<UncheckedBox<any DispatchSourceTimer>?>
 
-    init(timer: any DispatchSourceTimer) { self.timer = timer }
+    init(timer: any DispatchSourceTimer) { self.timer = Mutex(UncheckedBox(timer)) }
 
     /// The timer fired: true once, unless cancelled first. Releases the timer.
     func fire() -> Bool {
-        let fired = lock.withLock { () -> (any DispatchSourceTimer)? in
-            defer { timer = nil }
-            return timer
+        let fired = timer.withLock { armed in
+            defer { armed = nil }
+            return armed
         }
-        fired?.cancel()
+        fired?.value.cancel()
         return fired != nil
     }
 
     // DispatchSource.cancel is thread-safe; the handler (and what it holds) is released at once.
     func cancel() {
-        let pending = lock.withLock { () -> (any DispatchSourceTimer)? in
-            defer { timer = nil }
-            return timer
+        let pending = timer.withLock { armed in
+            defer { armed = nil }
+            return armed
         }
-        pending?.cancel()
+        pending?.value.cancel()
     }
 }

@@ -64,7 +64,7 @@ open class NFCTagReaderSession: NFCReaderSession {
     }
 
     /// Connects to `tag`, dropping the connection to any other.
-    open func connect(to tag: NFCTag, completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency open func connect(to tag: NFCTag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         guard let tag = tag.ndefTag as? SessionTag else {
             sessionQueue.async {
                 completionHandler(NFCReaderError(.readerErrorInvalidParameter, message: "not a tag of this session"))
@@ -104,7 +104,7 @@ extension NFCTagReaderSession: SessionEngineHost {
     }
 
     func engine(_ engine: SessionEngine, didInvalidateWith error: NFCReaderError) {
-        sessionQueue.async { [self] in
+        onSessionQueue { [self] in
             tagDelegate?.tagReaderSession(self, didInvalidateWithError: error)
         }
     }

@@ -115,7 +115,7 @@ extension NFCVASReaderSession: SessionEngineHost {
     func engine(_ engine: SessionEngine, didDetect batch: [TagPresence]) {}
 
     func engine(_ engine: SessionEngine, didInvalidateWith error: NFCReaderError) {
-        sessionQueue.async { [self] in
+        onSessionQueue { [self] in
             vasDelegate?.readerSession(self, didInvalidateWithError: error)
         }
     }

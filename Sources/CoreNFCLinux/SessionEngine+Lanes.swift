@@ -1,5 +1,6 @@
 import Foundation
 import NFCReaders
+import Synchronization
 
 /// One tag operation (a read, `connect(to:)`, a command) running on its reader's lane.
 ///
@@ -7,14 +8,18 @@ import NFCReaders
 /// the deadline passes, the tag leaves or the session ends. The side that loses the claim throws
 /// its result away; the engine side abandons the connection (`TagConnection.abandon()`), so the
 /// lane stops at its next exchange.
-final class TagOperation: @unchecked Sendable {
+final class TagOperation: Sendable {
     let lane: ReaderLane
     /// The tag arrival the operation works on: its departure ends the operation.
     let presence: TagPresence
-    private let lock = NSLock()
-    private var settled = false
-    /// Weak: the connection is released where its owner drops it (the lane), not here.
-    private weak var link: (any TagConnection)?
+    private let state = Mutex(State())
+
+    // @unchecked: `link` is only abandoned through it, which `TagConnection.abandon()` allows from any thread.
+    private struct State: @unchecked Sendable {
+        var settled = false
+        /// Weak: the connection is released where its owner drops it (the lane), not here.
+        weak var link: (any TagConnection)?
+    }
 
     init(lane: ReaderLane, presence: TagPresence) {
         self.lane = lane
@@ -22,28 +27,29 @@ final class TagOperation: @unchecked Sendable {
     }
 
     /// True once either side settled the operation.
-    var isSettled: Bool { lock.withLock { settled } }
+    var isSettled: Bool { state.withLock { $0.settled } }
 
     /// Settles the operation; true for the first caller only.
     func claim() -> Bool {
-        lock.withLock {
-            defer { settled = true }
-            return !settled
+        state.withLock { s in
+            defer { s.settled = true }
+            return !s.settled
         }
     }
 
     /// The connection the lane works through, abandoned if the operation was settled elsewhere.
     func attach(_ link: any TagConnection) {
-        let late = lock.withLock { () -> Bool in
-            self.link = link
-            return settled
+        let box = UncheckedBox(link)
+        let late = state.withLock { s -> Bool in
+            s.link = box.value
+            return s.settled
         }
         if late { link.abandon() }
     }
 
     /// Gives the connection up (from the engine queue, after winning `claim()`).
     func abandonLink() {
-        lock.withLock { link }?.abandon()
+        state.withLock { UncheckedBox($0.link) }.value?.abandon()
     }
 }
 
@@ -128,12 +134,18 @@ extension SessionEngine {
     }
 }
 
-/// An operation's deadline timer; set and used on the engine queue only.
-final class DeadlineTimer: @unchecked Sendable {
-    var action: (any NFCScheduledAction)?
+/// An operation's deadline timer; set and used on the engine queue.
+final class DeadlineTimer: Sendable {
+    private let scheduled = Mutex<(any NFCScheduledAction)?>(nil)
+
+    var action: (any NFCScheduledAction)? {
+        get { scheduled.withLock { $0 } }
+        set { scheduled.withLock { $0 = newValue } }
+    }
 }
 
 /// Carries a non-Sendable value to another queue whose use of it is serialized by hand.
+// @unchecked: each use says which queue or lane owns the value (engine queue, one reader's lane, the session queue).
 struct UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }

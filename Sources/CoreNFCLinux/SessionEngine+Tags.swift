@@ -184,7 +184,7 @@ extension SessionEngine {
     private func conclude(_ report: NFCTagReport, outcome: TagReadOutcome, link: (any TagConnection)?) {
         let verdict: Bool?
         if let handler = configuration.tagReportHandler {
-            verdict = reportLock.withLock { handler(report) } && report.completed
+            verdict = reportLock.withLock { _ in handler(report) } && report.completed
         } else {
             switch outcome {
             case .message: verdict = true
@@ -207,7 +207,7 @@ extension SessionEngine {
 
     /// `connect(to:)`: opens a connection to `tag` on its reader's lane, closing any other. A busy
     /// reader (203) also ends the session, after the completion handler ran.
-    func connect(_ tag: SessionTag, completion: @escaping ((any Error)?) -> Void) {
+    func connect(_ tag: SessionTag, completion: @escaping @Sendable ((any Error)?) -> Void) {
         queue.async {
             self.openConnection(to: tag) { error in
                 self.sessionQueue.async { completion(error) }
@@ -302,11 +302,13 @@ extension SessionEngine {
     /// `NFCReaderError` for `kind`. A tag that does not answer in time is reported lost (100) and
     /// its connection dropped: `connect(to:)` it again.
     func perform<T>(_ tag: SessionTag, kind: TagOperationKind,
-                    _ body: @escaping (ActiveConnection) throws -> T,
-                    completion: @escaping (Result<T, NFCReaderError>) -> Void) {
+                    _ body: @escaping @Sendable (ActiveConnection) throws -> T,
+                    completion: @escaping @Sendable (Result<T, NFCReaderError>) -> Void) {
         queue.async {
+            // T may be a message (not Sendable, as on iOS): made on the lane, handed over once.
             let deliver: (Result<T, NFCReaderError>) -> Void = { result in
-                self.sessionQueue.async { completion(result) }
+                let result = UncheckedBox(result)
+                self.sessionQueue.async { completion(result.value) }
             }
             if let error = self.usability(of: tag, needsConnection: true) {
                 return deliver(.failure(error))
@@ -314,12 +316,11 @@ extension SessionEngine {
             guard let connection = self.connection else {
                 return deliver(.failure(NFCReaderError(.readerTransceiveErrorTagNotConnected)))
             }
-            let work = UncheckedBox(body)
             self.runOnLane(tag.presence, work: { operation -> UncheckedBox<Result<T, NFCReaderError>>? in
                 operation.attach(connection.link)
                 let result: Result<T, NFCReaderError>
                 do {
-                    result = .success(try work.value(connection))
+                    result = .success(try body(connection))
                 } catch {
                     result = .failure(NFCReaderError.from(error, during: kind))
                 }

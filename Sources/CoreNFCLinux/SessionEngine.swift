@@ -2,16 +2,13 @@ import Dispatch
 import Foundation
 import NFCReaders
 import NFCTags
+import Synchronization
 
 /// True the first time `raise()` is called.
-final class OnceFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var raised = false
+final class OnceFlag: Sendable {
+    private let raised = Atomic(false)
     func raise() -> Bool {
-        lock.withLock {
-            defer { raised = true }
-            return !raised
-        }
+        !raised.exchange(true, ordering: .acquiringAndReleasing)
     }
 }
 
@@ -29,10 +26,11 @@ protocol SessionEngineHost: AnyObject {
 /// never waits for a tag: every tag exchange runs on its reader's lane (`ReaderLane`) under the
 /// operation deadline, so a stuck card holds only its own reader (SessionEngine+Lanes.swift).
 /// State read from other threads sits behind `state`.
+// @unchecked: the `var`s below `state` are confined to the serial `queue` (the engine queue).
 final class SessionEngine: @unchecked Sendable {
     enum Phase { case idle, starting, active, invalidated }
 
-    struct State {
+    struct State: Sendable {
         var phase: Phase = .idle
         var configuration: NFCSessionConfiguration
         /// Bumped by `restartPolling()`: tag objects of older generations are stale.
@@ -56,7 +54,7 @@ final class SessionEngine: @unchecked Sendable {
     let sessionQueue: DispatchQueue
     let environment: NFCReaderEnvironment
     weak var host: (any SessionEngineHost)?
-    let state: Locked<State>
+    let state: Mutex<State>
 
     // Engine-queue state.
     private var retainedHost: (any SessionEngineHost)?
@@ -79,19 +77,19 @@ final class SessionEngine: @unchecked Sendable {
     /// Counts `connect(to:)` calls: only the latest one's connection is kept (engine queue).
     var connectRequests = 0
     /// Serializes `tagReportHandler` calls, which come from several reader lanes.
-    let reportLock = NSLock()
+    let reportLock = Mutex(())
 
     init(sessionQueue: DispatchQueue, configuration: NFCSessionConfiguration, environment: NFCReaderEnvironment) {
         self.sessionQueue = sessionQueue
         self.environment = environment
-        self.state = Locked(State(configuration: configuration))
+        self.state = Mutex(State(configuration: configuration))
     }
 
-    var configuration: NFCSessionConfiguration { state.current.configuration }
-    var phase: Phase { state.current.phase }
+    var configuration: NFCSessionConfiguration { state.withLock { $0.configuration } }
+    var phase: Phase { state.withLock { $0.phase } }
     var isReady: Bool { phase == .active }
-    var generation: Int { state.current.generation }
-    var connectedTag: SessionTag? { state.current.connectedTag }
+    var generation: Int { state.withLock { $0.generation } }
+    var connectedTag: SessionTag? { state.withLock { $0.connectedTag } }
 
     // MARK: Starting
 
@@ -326,7 +324,7 @@ final class SessionEngine: @unchecked Sendable {
 
     /// Runs `action` on the engine queue after `delay` of the session clock, unless the session
     /// ended or the timer was replaced.
-    private func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any NFCScheduledAction {
+    private func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any NFCScheduledAction {
         return environment.clock.schedule(after: delay) { [weak self] in
             guard let self else { return }
             self.queue.async {
@@ -337,12 +335,14 @@ final class SessionEngine: @unchecked Sendable {
     }
 
     /// Runs `action` on the session queue after `delay` of the session clock, if still active then.
+    /// `action` is the app's code (not Sendable, as on iOS): it runs on the session queue only.
     func scheduleOnSessionQueue(after delay: Duration, _ action: @escaping () -> Void) {
+        let action = UncheckedBox(action)
         _ = environment.clock.schedule(after: delay) { [weak self] in
             guard let self else { return }
             self.sessionQueue.async {
                 guard self.phase == .active else { return }
-                action()
+                action.value()
             }
         }
     }
@@ -407,13 +407,14 @@ final class SessionEngine: @unchecked Sendable {
     private func afterConclusions(on lanes: [ReaderLane], _ body: @escaping () -> Void) {
         guard !lanes.isEmpty else { return body() }
         let once = OnceFlag()
+        let body = UncheckedBox(body)  // runs on the engine queue, once
         let group = DispatchGroup()
         for lane in lanes {
             group.enter()
             lane.async { group.leave() }
         }
-        group.notify(queue: queue) { if once.raise() { body() } }
-        queue.asyncAfter(deadline: .now() + Self.concludingGrace) { if once.raise() { body() } }
+        group.notify(queue: queue) { if once.raise() { body.value() } }
+        queue.asyncAfter(deadline: .now() + Self.concludingGrace) { if once.raise() { body.value() } }
     }
 
     /// How long the end of a session waits for a tap being concluded.
@@ -447,7 +448,7 @@ final class SessionEngine: @unchecked Sendable {
 
     /// True when delivery `number` may still run.
     func mayDeliver(_ number: Int) -> Bool {
-        let s = state.current
+        let s = state.withLock { $0 }
         if s.invalidatedByUser { return false }
         if let cutoff = s.streamCutoff { return number <= cutoff }
         return true

@@ -1,6 +1,7 @@
 import Foundation
 import NFCReaders
 import NFCTags
+import Synchronization
 
 /// The object behind every `NFCNDEFTag` a session hands out: one presence of a tag, valid for
 /// one polling generation. Operations run on the session's engine and answer on `sessionQueue`.
@@ -51,7 +52,7 @@ class SessionTag: NSObject, NFCNDEFTag, @unchecked Sendable {
 
     public var isAvailable: Bool { engine.isAvailable(self) }
 
-    public func queryNDEFStatus(completionHandler: @escaping (NFCNDEFStatus, Int, (any Error)?) -> Void) {
+    public func queryNDEFStatus(completionHandler: @escaping @Sendable (NFCNDEFStatus, Int, (any Error)?) -> Void) {
         engine.perform(self, kind: .read, { connection -> (NFCNDEFStatus, Int) in
             let operations: any NDEFTagOperations
             do {
@@ -69,7 +70,7 @@ class SessionTag: NSObject, NFCNDEFTag, @unchecked Sendable {
         })
     }
 
-    public func readNDEF(completionHandler: @escaping (NFCNDEFMessage?, (any Error)?) -> Void) {
+    public func readNDEF(completionHandler: @escaping @Sendable (NFCNDEFMessage?, (any Error)?) -> Void) {
         let decode = engine.environment.decodeMessage
         engine.perform(self, kind: .read, { connection -> NFCNDEFMessage in
             let bytes = try connection.ndef().readNDEF()
@@ -89,9 +90,11 @@ class SessionTag: NSObject, NFCNDEFTag, @unchecked Sendable {
         })
     }
 
-    public func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping ((any Error)?) -> Void) {
+    public func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         let encode = engine.environment.encodeMessage
+        let ndefMessage = UncheckedBox(ndefMessage)  // the app's message, read on the lane only
         engine.perform(self, kind: .write, { connection in
+            let ndefMessage = ndefMessage.value
             guard !ndefMessage.records.isEmpty else {
                 throw NFCReaderError(.ndefReaderSessionErrorZeroLengthMessage, message: "the message has no records")
             }
@@ -107,7 +110,7 @@ class SessionTag: NSObject, NFCNDEFTag, @unchecked Sendable {
         })
     }
 
-    public func writeLock(completionHandler: @escaping ((any Error)?) -> Void) {
+    public func writeLock(completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         engine.perform(self, kind: .write, { connection in
             try connection.ndef().writeLock()
         }, completion: { result in
@@ -133,7 +136,7 @@ final class MiFareSessionTag: SessionTag, NFCMiFareTag, @unchecked Sendable {
 
     override var asNFCTag: NFCTag? { .miFare(self) }
 
-    public func sendMiFareCommand(commandPacket: Data, completionHandler: @escaping (Data, (any Error)?) -> Void) {
+    public func sendMiFareCommand(commandPacket: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
         let packet = [UInt8](commandPacket)
         engine.perform(self, kind: .command, { connection -> [UInt8] in
             guard let link = connection.link.type2 else {
@@ -149,7 +152,7 @@ final class MiFareSessionTag: SessionTag, NFCMiFareTag, @unchecked Sendable {
     }
 
     public func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU,
-                                         completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void) {
+                                         completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void) {
         engine.perform(self, kind: .command, { _ -> Void in
             throw NFCReaderError(.readerErrorUnsupportedFeature, message: "a MIFARE Ultralight tag takes no ISO 7816 APDUs")
         }, completion: { result in
@@ -160,9 +163,9 @@ final class MiFareSessionTag: SessionTag, NFCMiFareTag, @unchecked Sendable {
 
 /// An ISO-DEP card (NFC Forum Type 4, smart cards) as Core NFC shows it.
 final class ISO7816SessionTag: SessionTag, NFCISO7816Tag, @unchecked Sendable {
-    private let selectedAID = Locked("")
+    private let selectedAID = Mutex("")
 
-    public var initialSelectedAID: String { selectedAID.current }
+    public var initialSelectedAID: String { selectedAID.withLock { $0 } }
     public var type: __NFCTagType { .iso7816Compatible }
     override var familyName: String { "NFCISO7816Tag" }
     public var identifier: Data { Data(presence.detected.uid) }
@@ -186,9 +189,10 @@ final class ISO7816SessionTag: SessionTag, NFCISO7816Tag, @unchecked Sendable {
         }
     }
 
-    public func sendCommand(apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void) {
+    public func sendCommand(apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void) {
+        let apdu = UncheckedBox(apdu)  // the app's APDU, read on the lane only
         engine.perform(self, kind: .command, { connection -> (Data, UInt8, UInt8) in
-            let command = try apdu.encoded()
+            let command = try apdu.value.encoded()
             guard let channel = connection.link.apdu else {
                 throw NFCReaderError(.readerErrorUnsupportedFeature, message: "the reader offers no APDU channel for this tag")
             }

@@ -2,8 +2,9 @@ import NFCReaders
 import NFCTags
 
 /// One arrival of a tag on a reader the session uses, from `tagArrived` to `tagLeft`.
+// @unchecked: `isPresent` is guarded by the engine's `state` Mutex (read with the phase and generation);
+// `reportedGeneration` is engine-queue only; the rest is immutable.
 final class TagPresence: @unchecked Sendable {
-    // `isPresent` is guarded by the engine's state lock; the rest is immutable or engine-queue only.
     let detected: DetectedTag
     let backend: any ReaderBackend
     /// False once the tag left, its reader went away or the session ended.
@@ -22,7 +23,8 @@ final class TagPresence: @unchecked Sendable {
 }
 
 /// An open connection and, made on first use, the NDEF logic on top of it.
-final class ActiveConnection {
+// @unchecked: the link and its NDEF logic are used on the tag's reader lane only, one operation at a time.
+final class ActiveConnection: @unchecked Sendable {
     let tag: SessionTag
     let link: any TagConnection
     private let makeOperations: (any TagConnection) throws -> any NDEFTagOperations

@@ -90,7 +90,8 @@ struct EventsStreamTests {
     func cancellation() async throws {
         let h = Harness()
         let delegate = ReadOnlyDelegate()
-        let session = h.ndefSession(delegate)
+        // Swift 6: a session is not Sendable (as on iOS); the task below is its other user.
+        nonisolated(unsafe) let session = h.ndefSession(delegate)
         let started = AsyncStream<Void>.makeStream()
         let task = Task {
             var count = 0
