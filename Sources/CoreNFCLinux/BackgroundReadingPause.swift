@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// Coexistence of reader sessions with the background reader (`nfctap agent`), as iOS pauses
 /// background tag reading while an app runs a session (README.md, "Desk: background reading").
@@ -29,13 +30,15 @@ public enum NFCBackgroundReading {
     }
 
     /// A held `flock`; released when the value goes away.
-    public final class Hold: @unchecked Sendable {
-        private var fd: Int32
-        init(fd: Int32) { self.fd = fd }
-        /// Releases the lock now.
+    public final class Hold: Sendable {
+        private let fd: Mutex<Int32>
+        init(fd: Int32) { self.fd = Mutex(fd) }
+        /// Releases the lock now (once, whichever thread asks).
         public func release() {
-            if fd >= 0 { close(fd) }
-            fd = -1
+            fd.withLock { fd in
+                if fd >= 0 { close(fd) }
+                fd = -1
+            }
         }
         deinit { release() }
     }

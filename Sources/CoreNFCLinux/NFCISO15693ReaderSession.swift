@@ -65,6 +65,7 @@ extension NFCISO15693ReaderSession: SessionEngineHost {
 }
 
 /// Core NFC's `NFCTagCommandConfiguration`: retries of the iOS 11 ISO 15693 commands.
+// @unchecked: a mutable, subclassable NSObject as Apple's; Sendable since this API's first release, kept for callers. Copy before sharing.
 public class NFCTagCommandConfiguration: NSObject, NSCopying, @unchecked Sendable {
     public var maximumRetries: Int = 0
     public var retryInterval: TimeInterval = 0
@@ -80,6 +81,7 @@ public class NFCTagCommandConfiguration: NSObject, NSCopying, @unchecked Sendabl
 }
 
 /// Core NFC's `NFCISO15693CustomCommandConfiguration` (iOS 11 custom command, 0xA0–0xDF).
+// @unchecked: as its superclass (mutable, subclassable, Sendable since the first release).
 public class NFCISO15693CustomCommandConfiguration: NFCTagCommandConfiguration, @unchecked Sendable {
     public var manufacturerCode: Int
     public var customCommandCode: Int
@@ -101,6 +103,7 @@ public class NFCISO15693CustomCommandConfiguration: NFCTagCommandConfiguration, 
 }
 
 /// Core NFC's `NFCISO15693ReadMultipleBlocksConfiguration` (iOS 11 chunked Read Multiple Blocks).
+// @unchecked: as its superclass (mutable, subclassable, Sendable since the first release).
 public class NFCISO15693ReadMultipleBlocksConfiguration: NFCTagCommandConfiguration, @unchecked Sendable {
     public var range: NSRange
     public var chunkSize: Int

@@ -1,9 +1,8 @@
 import NFCReaders
 
 /// Linux: what a session reports on its `events` sequence.
+// @unchecked: `NFCNDEFMessage` is a mutable open class (as on iOS); the message is made for the event and not kept by the session.
 public enum NFCSessionEvent: @unchecked Sendable {
-    // @unchecked: the message is created for the event and not kept by the session.
-
     case readerAdded(ReaderInfo)
     case readerRemoved(ReaderInfo)
     case tagArrived(DetectedTag)

@@ -4,6 +4,7 @@ import NFCReaders
 /// Linux addition: what a read session found on one tag, whether or not it held a message.
 /// Emitted as `NFCSessionEvent.tagReport` for every tag read, and handed to
 /// `NFCSessionConfiguration.tagReportHandler` before the reader's LED/buzzer confirms the tap.
+// @unchecked: `message` is an `NFCNDEFMessage`, a mutable open class (as on iOS), made for this report and not kept by the session.
 public struct NFCTagReport: @unchecked Sendable {
     public var tag: DetectedTag
     /// Product, capacity, writability (when `NFCSessionConfiguration.collectTagDetails`).

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 
 /// Core NFC's `NFCVASCommandConfiguration`: one Wallet pass type a VAS session asks for.
+// @unchecked: a mutable, subclassable NSObject as Apple's; Sendable since this API's first release, kept for callers. Copy before sharing.
 public class NFCVASCommandConfiguration: NSObject, NSCopying, @unchecked Sendable {
     /// Apple's VAS modes, raw values included.
     public enum Mode: Int, Sendable {
@@ -27,6 +28,7 @@ public class NFCVASCommandConfiguration: NSObject, NSCopying, @unchecked Sendabl
 
 /// Core NFC's `NFCVASResponse`: a pass's answer. Declared for code that handles it; a Linux VAS
 /// session never receives one.
+// @unchecked: only `let`s of Sendable types, but not final (subclassable as Apple's), so the compiler cannot check it.
 public class NFCVASResponse: NSObject, NSCopying, @unchecked Sendable {
     /// Apple's VAS status words, raw values included.
     public enum ErrorCode: Int, Sendable {

@@ -8,6 +8,7 @@ import Synchronization
 ///
 /// An `NSObject` as on iOS: equality is identity (one object per detection), `copy()` is the
 /// same tag, and archiving keeps the identifier only: a live tag cannot be decoded.
+// @unchecked: not final (a subclass per tag family), so the compiler cannot check it; every stored property is a Sendable `let`.
 class SessionTag: NSObject, NFCNDEFTag, @unchecked Sendable {
     let engine: SessionEngine
     let presence: TagPresence
@@ -127,7 +128,7 @@ extension Result {
 }
 
 /// A Type 2 tag (NTAG, Ultralight) as Core NFC shows it: `NFCMiFareTag` of family `.ultralight`.
-final class MiFareSessionTag: SessionTag, NFCMiFareTag, @unchecked Sendable {
+final class MiFareSessionTag: SessionTag, NFCMiFareTag {
     public var mifareFamily: NFCMiFareFamily { .ultralight }
     public var type: __NFCTagType { .miFare }
     override var familyName: String { "NFCMiFareTag" }
@@ -162,7 +163,7 @@ final class MiFareSessionTag: SessionTag, NFCMiFareTag, @unchecked Sendable {
 }
 
 /// An ISO-DEP card (NFC Forum Type 4, smart cards) as Core NFC shows it.
-final class ISO7816SessionTag: SessionTag, NFCISO7816Tag, @unchecked Sendable {
+final class ISO7816SessionTag: SessionTag, NFCISO7816Tag {
     private let selectedAID = Mutex("")
 
     public var initialSelectedAID: String { selectedAID.withLock { $0 } }
