@@ -123,14 +123,18 @@ public class NFCISO15693ReadMultipleBlocksConfiguration: NFCTagCommandConfigurat
 
 extension NFCISO15693Tag {
     /// iOS 11 legacy command; error 1 on Linux as every ISO 15693 command.
-    @preconcurrency public func sendCustomCommand(commandConfiguration: NFCISO15693CustomCommandConfiguration,
-                                  completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
-        UnsupportedTagCommand.fail { completionHandler(Data(), $0) }
+    /// Not `@Sendable`, as in Apple's SDK (an iOS 11 declaration).
+    public func sendCustomCommand(commandConfiguration: NFCISO15693CustomCommandConfiguration,
+                                  completionHandler: @escaping (Data, (any Error)?) -> Void) {
+        let completionHandler = UncheckedBox(completionHandler)  // called once, on one queue
+        UnsupportedTagCommand.fail { completionHandler.value(Data(), $0) }
     }
 
     /// iOS 11 legacy command; error 1 on Linux as every ISO 15693 command.
-    @preconcurrency public func readMultipleBlock(readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration,
-                                  completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
-        UnsupportedTagCommand.fail { completionHandler(Data(), $0) }
+    /// Not `@Sendable`, as `sendCustomCommand` (an iOS 11 declaration).
+    public func readMultipleBlock(readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration,
+                                  completionHandler: @escaping (Data, (any Error)?) -> Void) {
+        let completionHandler = UncheckedBox(completionHandler)  // called once, on one queue
+        UnsupportedTagCommand.fail { completionHandler.value(Data(), $0) }
     }
 }

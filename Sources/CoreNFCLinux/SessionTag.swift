@@ -128,7 +128,8 @@ extension Result {
 }
 
 /// A Type 2 tag (NTAG, Ultralight) as Core NFC shows it: `NFCMiFareTag` of family `.ultralight`.
-final class MiFareSessionTag: SessionTag, NFCMiFareTag {
+// @unchecked: restated from SessionTag, as Swift requires; no stored property of its own.
+final class MiFareSessionTag: SessionTag, NFCMiFareTag, @unchecked Sendable {
     public var mifareFamily: NFCMiFareFamily { .ultralight }
     public var type: __NFCTagType { .miFare }
     override var familyName: String { "NFCMiFareTag" }
@@ -163,7 +164,8 @@ final class MiFareSessionTag: SessionTag, NFCMiFareTag {
 }
 
 /// An ISO-DEP card (NFC Forum Type 4, smart cards) as Core NFC shows it.
-final class ISO7816SessionTag: SessionTag, NFCISO7816Tag {
+// @unchecked: restated from SessionTag, as Swift requires; its own state is a Mutex.
+final class ISO7816SessionTag: SessionTag, NFCISO7816Tag, @unchecked Sendable {
     private let selectedAID = Mutex("")
 
     public var initialSelectedAID: String { selectedAID.withLock { $0 } }

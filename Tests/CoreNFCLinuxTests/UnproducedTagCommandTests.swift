@@ -32,7 +32,7 @@ final class CommandAnswers: @unchecked Sendable {
     private let calling = Locked(true)
 
     /// A handler for the command `name`.
-    func handler(_ name: String) -> ((any Error)?) -> Void {
+    func handler(_ name: String) -> @Sendable ((any Error)?) -> Void {
         group.enter()
         return { [self] error in
             if calling.current, pthread_equal(pthread_self(), caller) != 0 { synchronous.withLock { $0.append(name) } }
@@ -41,7 +41,7 @@ final class CommandAnswers: @unchecked Sendable {
         }
     }
 
-    func result<T>(_ name: String) -> (Result<T, any Error>) -> Void {
+    func result<T>(_ name: String) -> @Sendable (Result<T, any Error>) -> Void {
         let done = handler(name)
         return { result in
             switch result {
@@ -101,20 +101,20 @@ struct UnproducedTagCommandTests {
         tag.sendFeliCaCommand(commandPacket: Data([0x06])) { _, error in command(error) }
         // iOS 14 result handlers.
         tag.polling(systemCode: systemCode, requestCode: .noRequest, timeSlot: .max16,
-                    resultHandler: answers.result("polling/result") as (Result<NFCFeliCaPollingResponse, any Error>) -> Void)
+                    resultHandler: answers.result("polling/result") as @Sendable (Result<NFCFeliCaPollingResponse, any Error>) -> Void)
         tag.requestService(nodeCodeList: [], resultHandler: answers.result("requestService/result"))
         tag.requestServiceV2(nodeCodeList: [],
-                             resultHandler: answers.result("requestServiceV2/result") as (Result<NFCFeliCaRequsetServiceV2Response, any Error>) -> Void)
+                             resultHandler: answers.result("requestServiceV2/result") as @Sendable (Result<NFCFeliCaRequsetServiceV2Response, any Error>) -> Void)
         tag.requestResponse(resultHandler: answers.result("requestResponse/result"))
         tag.requestSystemCode(resultHandler: answers.result("requestSystemCode/result"))
         tag.readWithoutEncryption(serviceCodeList: [], blockList: [],
-                                  resultHandler: answers.result("readWithoutEncryption/result") as (Result<(NFCFeliCaStatusFlag, [Data]), any Error>) -> Void)
+                                  resultHandler: answers.result("readWithoutEncryption/result") as @Sendable (Result<(NFCFeliCaStatusFlag, [Data]), any Error>) -> Void)
         tag.writeWithoutEncryption(serviceCodeList: [], blockList: [], blockData: [],
-                                   resultHandler: answers.result("writeWithoutEncryption/result") as (Result<NFCFeliCaStatusFlag, any Error>) -> Void)
+                                   resultHandler: answers.result("writeWithoutEncryption/result") as @Sendable (Result<NFCFeliCaStatusFlag, any Error>) -> Void)
         tag.requestSpecificationVersion(
-            resultHandler: answers.result("requestSpecificationVersion/result") as (Result<NFCFeliCaRequestSpecificationVersionResponse, any Error>) -> Void)
-        tag.resetMode(resultHandler: answers.result("resetMode/result") as (Result<NFCFeliCaStatusFlag, any Error>) -> Void)
-        tag.sendFeliCaCommand(commandPacket: Data(), resultHandler: answers.result("sendFeliCaCommand/result") as (Result<Data, any Error>) -> Void)
+            resultHandler: answers.result("requestSpecificationVersion/result") as @Sendable (Result<NFCFeliCaRequestSpecificationVersionResponse, any Error>) -> Void)
+        tag.resetMode(resultHandler: answers.result("resetMode/result") as @Sendable (Result<NFCFeliCaStatusFlag, any Error>) -> Void)
+        tag.sendFeliCaCommand(commandPacket: Data(), resultHandler: answers.result("sendFeliCaCommand/result") as @Sendable (Result<Data, any Error>) -> Void)
 
         let (codes, synchronous) = try #require(answers.wait())
         #expect(codes.count == 20)
@@ -173,25 +173,25 @@ struct UnproducedTagCommandTests {
         tag.extendedGetMultipleBlockSecurityStatus(requestFlags: flags, blockRange: range) { _, error in extendedSecurity(error) }
         tag.challenge(requestFlags: flags, cryptoSuiteIdentifier: 0, message: Data(), completionHandler: answers.handler("challenge"))
         // iOS 14+ result handlers.
-        tag.readSingleBlock(requestFlags: flags, blockNumber: 0, resultHandler: answers.result("readSingleBlock/result") as (Result<Data, any Error>) -> Void)
+        tag.readSingleBlock(requestFlags: flags, blockNumber: 0, resultHandler: answers.result("readSingleBlock/result") as @Sendable (Result<Data, any Error>) -> Void)
         tag.readMultipleBlocks(requestFlags: flags, blockRange: range,
-                               resultHandler: answers.result("readMultipleBlocks/result") as (Result<[Data], any Error>) -> Void)
+                               resultHandler: answers.result("readMultipleBlocks/result") as @Sendable (Result<[Data], any Error>) -> Void)
         tag.extendedReadSingleBlock(requestFlags: flags, blockNumber: 0,
-                                    resultHandler: answers.result("extendedReadSingleBlock/result") as (Result<Data, any Error>) -> Void)
-        tag.getSystemInfo(requestFlags: flags, resultHandler: answers.result("getSystemInfo/result") as (Result<NFCISO15693SystemInfo, any Error>) -> Void)
+                                    resultHandler: answers.result("extendedReadSingleBlock/result") as @Sendable (Result<Data, any Error>) -> Void)
+        tag.getSystemInfo(requestFlags: flags, resultHandler: answers.result("getSystemInfo/result") as @Sendable (Result<NFCISO15693SystemInfo, any Error>) -> Void)
         tag.customCommand(requestFlags: flags, customCommandCode: 0xA0, customRequestParameters: Data(),
-                          resultHandler: answers.result("customCommand/result") as (Result<Data, any Error>) -> Void)
+                          resultHandler: answers.result("customCommand/result") as @Sendable (Result<Data, any Error>) -> Void)
         tag.fastReadMultipleBlocks(requestFlags: flags, blockRange: range,
-                                   resultHandler: answers.result("fastReadMultipleBlocks/result") as (Result<[Data], any Error>) -> Void)
+                                   resultHandler: answers.result("fastReadMultipleBlocks/result") as @Sendable (Result<[Data], any Error>) -> Void)
         tag.extendedFastReadMultipleBlocks(requestFlags: flags, blockRange: range,
-                                           resultHandler: answers.result("extendedFastReadMultipleBlocks/result") as (Result<[Data], any Error>) -> Void)
+                                           resultHandler: answers.result("extendedFastReadMultipleBlocks/result") as @Sendable (Result<[Data], any Error>) -> Void)
         tag.authenticate(requestFlags: flags, cryptoSuiteIdentifier: 0, message: Data(),
-                         resultHandler: answers.result("authenticate/result") as (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void)
+                         resultHandler: answers.result("authenticate/result") as @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void)
         tag.keyUpdate(requestFlags: flags, keyIdentifier: 0, message: Data(),
-                      resultHandler: answers.result("keyUpdate/result") as (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void)
-        tag.readBuffer(requestFlags: flags, resultHandler: answers.result("readBuffer/result") as (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void)
+                      resultHandler: answers.result("keyUpdate/result") as @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void)
+        tag.readBuffer(requestFlags: flags, resultHandler: answers.result("readBuffer/result") as @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void)
         tag.sendRequest(requestFlags: 0x22, commandCode: 0x20, data: nil,
-                        resultHandler: answers.result("sendRequest/result") as (Result<(NFCISO15693ResponseFlag, Data?), any Error>) -> Void)
+                        resultHandler: answers.result("sendRequest/result") as @Sendable (Result<(NFCISO15693ResponseFlag, Data?), any Error>) -> Void)
 
         let (codes, synchronous) = try #require(answers.wait())
         #expect(codes.count == 25)
