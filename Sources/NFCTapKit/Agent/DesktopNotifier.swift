@@ -1,5 +1,5 @@
 import Foundation
-import Pairing
+import SDBus
 
 /// The freedesktop Desktop Notifications API on the session bus (`org.freedesktop.Notifications`):
 /// `Notify` per tap, `ActionInvoked` / `NotificationClosed` heard back. Use from one thread.

@@ -8,6 +8,14 @@ package struct DBusSignal: Sendable {
     package var member: String
     package var sender: String?
     package var arguments: [DBusValue]
+
+    package init(path: String, interface: String, member: String, sender: String?, arguments: [DBusValue]) {
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.sender = sender
+        self.arguments = arguments
+    }
 }
 
 /// A method call received by an exported object.
@@ -17,6 +25,14 @@ package struct DBusMethodCall: Sendable {
     package var member: String
     package var sender: String?
     package var arguments: [DBusValue]
+
+    package init(path: String, interface: String, member: String, sender: String?, arguments: [DBusValue]) {
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.sender = sender
+        self.arguments = arguments
+    }
 }
 
 /// What an exported object answers.
@@ -27,7 +43,8 @@ package enum DBusMethodReply: Sendable {
     case notHandled
 }
 
-/// A client connection over sd-bus (libsystemd). Not thread-safe: use it from one thread.
+/// A client connection over sd-bus (libsystemd). Not thread-safe: use it from one thread
+/// (it is not `Sendable`, so Swift 6 keeps it there).
 ///
 /// Every blocking operation runs the connection's event loop (`sd_bus_process` + `sd_bus_wait`)
 /// with a deadline, so signal handlers and exported objects (the pairing agent) are served while
@@ -278,19 +295,26 @@ private final class PendingCall {
             result = .failure(DBusError(name: DBusError.noReplyName, message: "no reply"))
             return
         }
+        result = DBusConnection.result(of: reply)
+    }
+}
+
+extension DBusConnection {
+    /// A reply's arguments, or the error it carries under its own D-Bus name
+    /// (`org.freedesktop.DBus.Error.Failed` when the peer gave none).
+    static func result(of reply: OpaquePointer) -> Result<[DBusValue], DBusError> {
         if sd_bus_message_is_method_error(reply, nil) != 0 {
             let e = sd_bus_message_get_error(reply)
             let name = e?.pointee.name.map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed"
             let text = e?.pointee.message.map { String(cString: $0) } ?? ""
-            result = .failure(DBusError(name: name, message: text))
-            return
+            return .failure(DBusError(name: name, message: text))
         }
         do {
-            result = .success(try DBusMessageCoding.readAll(from: reply))
+            return .success(try DBusMessageCoding.readAll(from: reply))
         } catch let e as DBusError {
-            result = .failure(e)
+            return .failure(e)
         } catch {
-            result = .failure(DBusError(name: "org.freedesktop.DBus.Error.Failed", message: "\(error)"))
+            return .failure(DBusError(name: "org.freedesktop.DBus.Error.Failed", message: "\(error)"))
         }
     }
 }
