@@ -1,39 +1,37 @@
 import CSDBus
 import Glibc
 
+/// A message received: a signal through a match, or a method call to an exported object.
+package struct DBusIncoming: Sendable {
+    package var path: String
+    package var interface: String
+    package var member: String
+    package var sender: String?
+    package var arguments: [DBusValue]
+
+    package init(path: String, interface: String, member: String, sender: String?, arguments: [DBusValue]) {
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.sender = sender
+        self.arguments = arguments
+    }
+
+    /// The header fields of an sd-bus message, with its arguments as read.
+    init(message: OpaquePointer, arguments: [DBusValue]) {
+        func text(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "" }
+        self.init(path: text(sd_bus_message_get_path(message)),
+                  interface: text(sd_bus_message_get_interface(message)),
+                  member: text(sd_bus_message_get_member(message)),
+                  sender: sd_bus_message_get_sender(message).map { String(cString: $0) },
+                  arguments: arguments)
+    }
+}
+
 /// A signal received through a match.
-package struct DBusSignal: Sendable {
-    package var path: String
-    package var interface: String
-    package var member: String
-    package var sender: String?
-    package var arguments: [DBusValue]
-
-    package init(path: String, interface: String, member: String, sender: String?, arguments: [DBusValue]) {
-        self.path = path
-        self.interface = interface
-        self.member = member
-        self.sender = sender
-        self.arguments = arguments
-    }
-}
-
+package typealias DBusSignal = DBusIncoming
 /// A method call received by an exported object.
-package struct DBusMethodCall: Sendable {
-    package var path: String
-    package var interface: String
-    package var member: String
-    package var sender: String?
-    package var arguments: [DBusValue]
-
-    package init(path: String, interface: String, member: String, sender: String?, arguments: [DBusValue]) {
-        self.path = path
-        self.interface = interface
-        self.member = member
-        self.sender = sender
-        self.arguments = arguments
-    }
-}
+package typealias DBusMethodCall = DBusIncoming
 
 /// What an exported object answers.
 package enum DBusMethodReply: Sendable {
@@ -176,11 +174,7 @@ package final class DBusConnection {
             guard let message, let userdata else { return 0 }
             let box = Unmanaged<SignalBox>.fromOpaque(userdata).takeUnretainedValue()
             guard let args = try? DBusMessageCoding.readAll(from: message) else { return 0 }
-            box.handler(DBusSignal(path: DBusConnection.string(sd_bus_message_get_path(message)),
-                                   interface: DBusConnection.string(sd_bus_message_get_interface(message)),
-                                   member: DBusConnection.string(sd_bus_message_get_member(message)),
-                                   sender: sd_bus_message_get_sender(message).map { String(cString: $0) },
-                                   arguments: args))
+            box.handler(DBusSignal(message: message, arguments: args))
             return 0
         }, Unmanaged.passUnretained(box).toOpaque())
         guard r >= 0, let slot else { throw DBusError(code: r, during: "adding match \(rule)") }
@@ -198,12 +192,7 @@ package final class DBusConnection {
         let r = sd_bus_add_object(bus, &slot, path, { message, userdata, _ in
             guard let message, let userdata else { return 0 }
             let box = Unmanaged<ObjectBox>.fromOpaque(userdata).takeUnretainedValue()
-            let args = (try? DBusMessageCoding.readAll(from: message)) ?? []
-            let call = DBusMethodCall(path: DBusConnection.string(sd_bus_message_get_path(message)),
-                                      interface: DBusConnection.string(sd_bus_message_get_interface(message)),
-                                      member: DBusConnection.string(sd_bus_message_get_member(message)),
-                                      sender: sd_bus_message_get_sender(message).map { String(cString: $0) },
-                                      arguments: args)
+            let call = DBusMethodCall(message: message, arguments: (try? DBusMessageCoding.readAll(from: message)) ?? [])
             switch box.handler(call) {
             case .notHandled:
                 return 0
@@ -255,10 +244,6 @@ package final class DBusConnection {
         let c = d.components
         guard c.seconds >= 0 else { return 0 }
         return UInt64(c.seconds) * 1_000_000 + UInt64(c.attoseconds / 1_000_000_000_000)
-    }
-
-    fileprivate static func string(_ p: UnsafePointer<CChar>?) -> String {
-        p.map { String(cString: $0) } ?? ""
     }
 
     fileprivate func unref(slot: OpaquePointer) {
