@@ -59,6 +59,22 @@ package final class DBusConnection {
         return DBusConnection(bus: bus)
     }
 
+    /// The user's session bus address from an environment: `DBUS_SESSION_BUS_ADDRESS`, else
+    /// `unix:path=$XDG_RUNTIME_DIR/bus` (where systemd's user bus listens).
+    /// - Throws: `DBusError` `org.freedesktop.DBus.Error.FileNotFound` when neither is set.
+    package static func sessionAddress(environment: [String: String]) throws -> String {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return "unix:path=\(runtime)/bus" }
+        throw DBusError(name: "org.freedesktop.DBus.Error.FileNotFound",
+                        message: "no session bus: DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are not set")
+    }
+
+    /// Connects to the user's session bus (`sessionAddress(environment:)`), as a bus client.
+    /// - Throws: `DBusError` when there is no session bus or nothing listens there.
+    package static func session(environment: [String: String]) throws -> DBusConnection {
+        try DBusConnection(address: sessionAddress(environment: environment))
+    }
+
     /// Connects to a bus at a D-Bus address (`unix:path=…`, `unix:abstract=…`, as a bus client).
     /// Wraps `sd_bus_new`, `sd_bus_set_address`, `sd_bus_set_bus_client`, `sd_bus_start`.
     /// - Throws: `DBusError` when the address is malformed or nothing listens there.

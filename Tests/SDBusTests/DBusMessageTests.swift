@@ -80,3 +80,20 @@ import Testing
         #expect(e?.name.hasPrefix("System.Error.") == true)
     }
 }
+
+@Suite struct SessionBusAddressTests {
+    @Test func theVariableWinsThenTheRuntimeDirectory() throws {
+        #expect(try DBusConnection.sessionAddress(environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/a",
+                                                                "XDG_RUNTIME_DIR": "/run/user/1000"]) == "unix:path=/a")
+        #expect(try DBusConnection.sessionAddress(environment: ["DBUS_SESSION_BUS_ADDRESS": "",
+                                                                "XDG_RUNTIME_DIR": "/run/user/1000"])
+                == "unix:path=/run/user/1000/bus")
+    }
+
+    @Test func neitherIsATypedError() {
+        #expect(throws: DBusError(name: "org.freedesktop.DBus.Error.FileNotFound",
+                                  message: "no session bus: DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are not set")) {
+            try DBusConnection.session(environment: ["HOME": "/root"])
+        }
+    }
+}
