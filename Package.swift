@@ -34,6 +34,9 @@ let package = Package(
         .target(name: "PCSC", dependencies: ["CPCSCLite"], swiftSettings: swift6),
         .target(name: "LibNFC", dependencies: ["CLibNFC"], swiftSettings: swift6),
         .target(name: "MQTT", dependencies: ["CMosquitto"], swiftSettings: swift6),
+        .target(name: "SDBus", dependencies: ["CSDBus"], swiftSettings: swift6),
+        // posix_spawn set up once (signals, process group or session, file actions) for every program nfctap starts.
+        .target(name: "ProcessSpawn", swiftSettings: swift6),
 
         // Pure Swift: codecs and tag logic, testable without a reader.
         .target(name: "NDEF", swiftSettings: swift6),
@@ -45,9 +48,9 @@ let package = Package(
         // Readers, sessions, pairing.
         .target(name: "NFCReaders", dependencies: ["NFCTags", "PCSC", "LibNFC"], swiftSettings: swift6),
         .target(name: "CoreNFCLinux", dependencies: ["NFCReaders", "NFCTags", "NDEF"], swiftSettings: swift6),
-        .target(name: "Pairing", dependencies: ["ZebraPrinter", "CSDBus", "RecordOutput"]),
+        .target(name: "Pairing", dependencies: ["ZebraPrinter", "SDBus", "ProcessSpawn", "RecordOutput"], swiftSettings: swift6),
         // Desktop entries, Exec lines, URL claims, launch files: `nfctap agent` (background reading).
-        .target(name: "DesktopIntegration", swiftSettings: swift6),
+        .target(name: "DesktopIntegration", dependencies: ["ProcessSpawn"], swiftSettings: swift6),
 
         // Fleet: records of a JSONL file published to an MQTT broker, nothing lost (README "Fleet").
         .target(name: "Fleet", dependencies: ["MQTT"], swiftSettings: swift6),
@@ -61,7 +64,7 @@ let package = Package(
             name: "NFCTapKit",
             dependencies: [
                 "NDEF", "NFCTags", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "RecordOutput",
-                "DesktopIntegration", "Fleet",
+                "DesktopIntegration", "Fleet", "SDBus",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -112,8 +115,10 @@ let package = Package(
         .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "NFCReaders", "NFCTags", "TagEmulation", "NDEF"],
                     swiftSettings: swift6),
         .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "PCSC", "LibNFC", "NFCTags", "TagEmulation"]),
-        .testTarget(name: "PairingTests", dependencies: ["Pairing", "ZebraPrinter"]),
-        .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"]),
+        .testTarget(name: "PairingTests", dependencies: ["Pairing", "ZebraPrinter", "SDBus"], swiftSettings: swift6),
+        .testTarget(name: "SDBusTests", dependencies: ["SDBus"], swiftSettings: swift6),
+        .testTarget(name: "ProcessSpawnTests", dependencies: ["ProcessSpawn"], swiftSettings: swift6),
+        .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"], swiftSettings: swift6),
         .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT"]),
         // The application's logic without daemons: kiosk configuration and log, inventory output, agent taps, soak verdicts.
@@ -125,7 +130,7 @@ let package = Package(
         .testTarget(
             name: "SystemTests",
             dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "NFCReaders", "Pairing", "ZebraPrinter",
-                           "CoreNFCLinux", "RecordOutput", "NFCTapKit", "DesktopIntegration", "Fleet", "MQTT"],
+                           "CoreNFCLinux", "RecordOutput", "NFCTapKit", "DesktopIntegration", "Fleet", "MQTT", "SDBus"],
             exclude: ["Fixtures/bluez_zebra.py"]
         ),
     ],

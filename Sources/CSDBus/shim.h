@@ -1,2 +1,2 @@
-// sd-bus from libsystemd: the D-Bus client used for BlueZ.
+// sd-bus from libsystemd: only the SDBus module imports it (BlueZ, desktop notifications, portals).
 #include <systemd/sd-bus.h>

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProcessSpawn
 
 /// Starts a program detached from the agent (argv as given, never through a shell): its own
 /// session, stdin from /dev/null, stdout and stderr to the agent's stderr (the journal under
@@ -10,44 +11,23 @@ public enum ProgramLauncher {
     @discardableResult
     public static func launch(_ argv: [String], environment: [String: String]) throws -> pid_t {
         guard let program = argv.first, !program.isEmpty else { throw LaunchError.emptyCommand }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)
-
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setflags(&attr, Int16(posixSpawnSetSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let cArgv = argv.map { strdup($0) } + [nil]
-        let cEnv = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            cArgv.forEach { free($0) }
-            cEnv.forEach { free($0) }
+        // posix_spawnp would look the name up in the PATH of *this* process: use the child's PATH.
+        let spawn = Spawn(arguments: argv, environment: environment, detachment: .session,
+                          fileActions: [.open("/dev/null", flags: O_RDONLY, as: 0), .duplicate(2, to: 1)],
+                          executable: resolve(program, path: environment["PATH"]))
+        let pid: pid_t
+        switch Result(catching: { () throws(SpawnError) in try spawn.start() }) {
+        case .success(let p): pid = p
+        case .failure(.notFound): throw LaunchError.cannotStart(program, errno: ENOENT)
+        case .failure(.cannotStart(_, let e)), .failure(.waitFailed(_, let e)): throw LaunchError.cannotStart(program, errno: e)
+        case .failure(.invalidArgument): throw LaunchError.cannotStart(program, errno: EINVAL)
+        case .failure(.emptyCommand): throw LaunchError.emptyCommand
         }
-        var pid: pid_t = 0
-        // posix_spawnp looks the name up in the PATH of *this* process: use the child's PATH.
-        let resolved = resolve(program, path: environment["PATH"])
-        let r = posix_spawn(&pid, resolved, &actions, &attr, cArgv, cEnv)
-        guard r == 0 else { throw LaunchError.cannotStart(program, errno: r) }
-        let child = pid
         Thread.detachNewThread {
-            var status: Int32 = 0
-            while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+            _ = try? ChildStatus.wait(pid, block: true)
         }
         return pid
     }
-
-    /// glibc's POSIX_SPAWN_SETSID (spawn.h, since 2.26), not imported into Swift.
-    static let posixSpawnSetSID: Int32 = 0x80
 
     /// An absolute path for `program` from `path` (the program itself when it has a `/`, or when
     /// nothing in PATH matches: posix_spawn then fails with ENOENT).

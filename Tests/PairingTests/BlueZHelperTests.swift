@@ -1,4 +1,5 @@
 import Glibc
+import SDBus
 import Testing
 @testable import Pairing
 import ZebraPrinter
@@ -17,6 +18,13 @@ import ZebraPrinter
         #expect(try BlueZPairingHandler.target(for: both, options: PairingOptions()) == (Self.cc, .classic))
         #expect(try BlueZPairingHandler.target(for: both, options: PairingOptions(forceLE: true)) == (Self.le, .le))
         #expect(try BlueZPairingHandler.target(for: Self.classic, options: PairingOptions(forceLE: true)) == (Self.cc, .le))
+    }
+
+    @Test func noBusIsATypedPairingError() {
+        #expect(throws: PairingError.busUnavailable("connecting to unix:path=/nonexistent/nfctap-no-bus: No such file or directory")) {
+            try BlueZPairingHandler(busAddress: "unix:path=/nonexistent/nfctap-no-bus")
+                .pair(Self.classic, options: PairingOptions())
+        }
     }
 
     @Test func noUsableMACIsATypedError() {

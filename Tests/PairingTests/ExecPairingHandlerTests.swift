@@ -172,6 +172,13 @@ private final class Scratch {
         }
     }
 
+    @Test("a NUL byte in an argument is refused, not cut short")
+    func nulInAnArgumentIsRefused() throws {
+        #expect(throws: PairingError.commandNotStartable("/bin/echo", errno: EINVAL)) {
+            try ExecPairingHandler(arguments: ["/bin/echo", "a\0b"]).pair(PrinterIdentity(serial: "S"), options: PairingOptions())
+        }
+    }
+
     @Test func describeNamesTheProgramAndTheVariables() throws {
         let h = try ExecPairingHandler(commandLine: "/usr/bin/my-tool 'two words'")
         let text = h.describe(PrinterIdentity(serial: "S", model: "M"), options: PairingOptions(commandTimeout: .seconds(5)))

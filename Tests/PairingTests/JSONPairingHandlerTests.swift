@@ -1,5 +1,6 @@
-import Testing
 import Pairing
+import Synchronization
+import Testing
 import ZebraPrinter
 
 @Suite struct JSONPairingHandlerTests {
@@ -8,10 +9,11 @@ import ZebraPrinter
                                        wifi: nil, ethernet: MACAddress(bytes: [0, 0, 0, 0, 0, 0]), version: "0")
 
     @Test func printsOneExactLine() throws {
-        var lines: [String] = []
-        let result = try JSONPairingHandler { lines.append($0) }.pair(Self.zq320, options: PairingOptions())
+        let lines = Mutex<[String]>([])
+        let result = try JSONPairingHandler { line in lines.withLock { $0.append(line) } }
+            .pair(Self.zq320, options: PairingOptions())
         let expected = #"{"bluetooth":"CC:78:AB:3E:BA:E0","bluetoothLE":null,"ethernet":null,"model":"ZQ320-A0E02T0-00","other":[],"serial":"XXZFJ170700336","version":"0","wifi":null}"#
-        #expect(lines == [expected])
+        #expect(lines.withLock { $0 } == [expected])
         #expect(result == .printed(expected))
     }
 

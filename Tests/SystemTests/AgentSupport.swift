@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import NDEF
+import SDBus
 import Testing
 @testable import Pairing
 

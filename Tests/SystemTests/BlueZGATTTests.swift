@@ -1,4 +1,5 @@
 import Foundation
+import SDBus
 import Testing
 @testable import Pairing
 import ZebraPrinter

@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import NFCReaders
 import Pairing
+import SDBus
 
 /// `nfctap agent`'s loop, on one thread (the D-Bus connection's): it keeps a reader session
 /// running except while another process runs an nfctap session (NFCBackgroundReading), posts a

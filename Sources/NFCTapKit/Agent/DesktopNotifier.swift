@@ -1,5 +1,5 @@
 import Foundation
-import Pairing
+import SDBus
 
 /// The freedesktop Desktop Notifications API on the session bus (`org.freedesktop.Notifications`):
 /// `Notify` per tap, `ActionInvoked` / `NotificationClosed` heard back. Use from one thread.
@@ -15,13 +15,7 @@ package final class DesktopNotifier {
     /// Connects to the session bus: `DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`.
     /// - Throws: `DBusError` when there is no session bus.
     package init(environment: [String: String]) throws {
-        var address = environment["DBUS_SESSION_BUS_ADDRESS"] ?? ""
-        if address.isEmpty, let runtime = environment["XDG_RUNTIME_DIR"] { address = "unix:path=\(runtime)/bus" }
-        guard !address.isEmpty else {
-            throw DBusError(name: "org.freedesktop.DBus.Error.FileNotFound",
-                            message: "no session bus: DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are not set")
-        }
-        bus = try DBusConnection(address: address)
+        bus = try DBusConnection.session(environment: environment)
     }
 
     /// Asks the server what it supports (`GetCapabilities`); a server that does not answer keeps

@@ -2,6 +2,7 @@ import CoreNFCLinux
 import DesktopIntegration
 import Foundation
 import Pairing
+import SDBus
 import ZebraPrinter
 
 /// Carries out a tap's action when the user invokes it: launches the claiming application with

@@ -1,3 +1,5 @@
+import SDBus
+
 /// A Bluetooth adapter as BlueZ reports it (for `nfctap doctor`).
 public struct BluetoothAdapterStatus: Equatable, Sendable {
     /// e.g. `hci0`.

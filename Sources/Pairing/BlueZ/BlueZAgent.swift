@@ -1,3 +1,5 @@
+import SDBus
+
 /// The `org.bluez.Agent1` object nfctap exports while it pairs (BlueZ doc/org.bluez.Agent.rst).
 ///
 /// It accepts Just Works and numeric-comparison requests for the one printer being paired

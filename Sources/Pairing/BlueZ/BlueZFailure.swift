@@ -1,3 +1,5 @@
+import SDBus
+
 /// A failed BlueZ call, classified by its D-Bus error name (BlueZ doc/org.bluez.Device.rst etc.),
 /// with what to do about it.
 public struct BlueZFailure: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import SDBus
 import ZebraPrinter
 
 /// Pairs a printer through BlueZ on the system D-Bus (docs/tags-and-readers.md §5):
@@ -7,7 +8,7 @@ public final class BlueZPairingHandler: PairingHandler {
     let busAddress: String?
 
     /// - Parameter busAddress: a D-Bus address to use instead of the system bus (tests);
-    ///   nil = `sd_bus_open_system`, which honours `DBUS_SYSTEM_BUS_ADDRESS`.
+    ///   nil = the system bus (`DBusConnection.system()`), which honours `DBUS_SYSTEM_BUS_ADDRESS`.
     public init(busAddress: String? = nil) {
         self.busAddress = busAddress
     }

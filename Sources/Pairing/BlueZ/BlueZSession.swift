@@ -1,3 +1,4 @@
+import SDBus
 import ZebraPrinter
 
 /// One conversation with bluetoothd over D-Bus: the steps `BlueZPairingHandler` strings together.

@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
+import ProcessSpawn
 
-/// Runs a program with posix_spawn (no shell): argv as given, an environment, bytes on stdin,
+/// Runs a program with posix_spawn (`Spawn`, no shell): argv as given, an environment, bytes on stdin,
 /// stdout/stderr inherited. The child leads its own process group so a timeout can stop it and
 /// everything it started: SIGTERM to the group, then SIGKILL after a grace period. When the
 /// program exits on its own, whatever it left running in its group (`cmd &`) is ended the same
@@ -35,35 +36,17 @@ package struct ProcessRunner {
         var parentEnd = fds[0]
         defer { if parentEnd >= 0 { close(parentEnd) } }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 0)
-
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setpgroup(&attr, 0)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let r = posix_spawnp(&pid, name, &actions, &attr, argv, envp)
+        let spawn = Spawn(arguments: arguments, environment: environment, detachment: .processGroup,
+                          fileActions: [.duplicate(fds[1], to: 0)])
+        let started = Result { () throws(SpawnError) in try spawn.start() }
         close(fds[1])
-        guard r == 0 else {
-            if r == ENOENT || r == ENOTDIR { throw PairingError.commandNotFound(name) }
-            throw PairingError.commandNotStartable(name, errno: r)
+        let pid: pid_t
+        switch started {
+        case .success(let p): pid = p
+        case .failure(.notFound), .failure(.emptyCommand): throw PairingError.commandNotFound(name)
+        case .failure(.cannotStart(_, let e)): throw PairingError.commandNotStartable(name, errno: e)
+        case .failure(.invalidArgument): throw PairingError.commandNotStartable(name, errno: EINVAL)
+        case .failure(.waitFailed(_, let e)): throw PairingError.commandNotStartable(name, errno: e)
         }
 
         let clock = ContinuousClock()
@@ -144,22 +127,21 @@ package struct ProcessRunner {
     }
 
     /// waitpid; nil while the child runs.
-    private func reap(_ pid: pid_t, block: Bool) throws -> Int32? {
-        var status: Int32 = 0
-        while true {
-            let r = waitpid(pid, &status, block ? 0 : WNOHANG)
-            if r == pid { return status }
-            if r == 0 { return nil }
-            if errno == EINTR { continue }
-            throw PairingError.commandNotStartable(arguments[0], errno: errno)
+    private func reap(_ pid: pid_t, block: Bool) throws -> ChildStatus? {
+        do {
+            return try ChildStatus.wait(pid, block: block)
+        } catch {
+            guard case .waitFailed(_, let e) = error else { throw PairingError.commandNotStartable(arguments[0], errno: ECHILD) }
+            throw PairingError.commandNotStartable(arguments[0], errno: e)
         }
     }
 
-    /// Exit status from a wait status (WIFEXITED / WEXITSTATUS / WTERMSIG by hand: macros).
-    private func outcome(_ status: Int32, _ name: String) throws -> Int32 {
-        let signal = status & 0x7F
-        if signal == 0 { return (status >> 8) & 0xFF }
-        throw PairingError.commandKilled(name, signal: signal)
+    /// The exit code, or `.commandKilled` when a signal ended the program.
+    private func outcome(_ status: ChildStatus, _ name: String) throws -> Int32 {
+        switch status {
+        case .exited(let code): return code
+        case .killed(let signal): throw PairingError.commandKilled(name, signal: signal)
+        }
     }
 
     /// Up to 10 ms: until stdin can take more bytes, or just a tick to poll the child again.

@@ -3,12 +3,12 @@ import ZebraPrinter
 
 /// `--json`: prints the identity as one JSON line (see `IdentityJSON`) and does nothing else.
 public struct JSONPairingHandler: PairingHandler {
-    private let output: (String) -> Void
+    private let output: @Sendable (String) -> Void
 
     /// - Parameter output: where the line goes (without newline); default: stdout, flushed.
-    public init(output: @escaping (String) -> Void = { line in
+    public init(output: @escaping @Sendable (String) -> Void = { line in
         print(line)
-        fflush(stdout)
+        fflush(nil)   // all output streams: naming `stdout` is a shared global to Swift 6
     }) {
         self.output = output
     }

@@ -1,3 +1,4 @@
+import SDBus
 import ZebraPrinter
 
 /// A Zebra printer over Bluetooth LE (docs/zebra.md §2): writes go to "To Printer Data"

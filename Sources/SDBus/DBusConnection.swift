@@ -1,23 +1,37 @@
 import CSDBus
 import Glibc
 
-/// A signal received through a match.
-package struct DBusSignal: Sendable {
+/// A message received: a signal through a match, or a method call to an exported object.
+package struct DBusIncoming: Sendable {
     package var path: String
     package var interface: String
     package var member: String
     package var sender: String?
     package var arguments: [DBusValue]
+
+    package init(path: String, interface: String, member: String, sender: String?, arguments: [DBusValue]) {
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.sender = sender
+        self.arguments = arguments
+    }
+
+    /// The header fields of an sd-bus message, with its arguments as read.
+    init(message: OpaquePointer, arguments: [DBusValue]) {
+        func text(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "" }
+        self.init(path: text(sd_bus_message_get_path(message)),
+                  interface: text(sd_bus_message_get_interface(message)),
+                  member: text(sd_bus_message_get_member(message)),
+                  sender: sd_bus_message_get_sender(message).map { String(cString: $0) },
+                  arguments: arguments)
+    }
 }
 
+/// A signal received through a match.
+package typealias DBusSignal = DBusIncoming
 /// A method call received by an exported object.
-package struct DBusMethodCall: Sendable {
-    package var path: String
-    package var interface: String
-    package var member: String
-    package var sender: String?
-    package var arguments: [DBusValue]
-}
+package typealias DBusMethodCall = DBusIncoming
 
 /// What an exported object answers.
 package enum DBusMethodReply: Sendable {
@@ -27,7 +41,8 @@ package enum DBusMethodReply: Sendable {
     case notHandled
 }
 
-/// A client connection over sd-bus (libsystemd). Not thread-safe: use it from one thread.
+/// A client connection over sd-bus (libsystemd). Not thread-safe: use it from one thread
+/// (it is not `Sendable`, so Swift 6 keeps it there).
 ///
 /// Every blocking operation runs the connection's event loop (`sd_bus_process` + `sd_bus_wait`)
 /// with a deadline, so signal handlers and exported objects (the pairing agent) are served while
@@ -42,6 +57,22 @@ package final class DBusConnection {
         let r = sd_bus_open_system(&bus)
         guard r >= 0, let bus else { throw DBusError(code: r, during: "connecting to the system bus") }
         return DBusConnection(bus: bus)
+    }
+
+    /// The user's session bus address from an environment: `DBUS_SESSION_BUS_ADDRESS`, else
+    /// `unix:path=$XDG_RUNTIME_DIR/bus` (where systemd's user bus listens).
+    /// - Throws: `DBusError` `org.freedesktop.DBus.Error.FileNotFound` when neither is set.
+    package static func sessionAddress(environment: [String: String]) throws -> String {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return "unix:path=\(runtime)/bus" }
+        throw DBusError(name: "org.freedesktop.DBus.Error.FileNotFound",
+                        message: "no session bus: DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are not set")
+    }
+
+    /// Connects to the user's session bus (`sessionAddress(environment:)`), as a bus client.
+    /// - Throws: `DBusError` when there is no session bus or nothing listens there.
+    package static func session(environment: [String: String]) throws -> DBusConnection {
+        try DBusConnection(address: sessionAddress(environment: environment))
     }
 
     /// Connects to a bus at a D-Bus address (`unix:path=…`, `unix:abstract=…`, as a bus client).
@@ -159,11 +190,7 @@ package final class DBusConnection {
             guard let message, let userdata else { return 0 }
             let box = Unmanaged<SignalBox>.fromOpaque(userdata).takeUnretainedValue()
             guard let args = try? DBusMessageCoding.readAll(from: message) else { return 0 }
-            box.handler(DBusSignal(path: DBusConnection.string(sd_bus_message_get_path(message)),
-                                   interface: DBusConnection.string(sd_bus_message_get_interface(message)),
-                                   member: DBusConnection.string(sd_bus_message_get_member(message)),
-                                   sender: sd_bus_message_get_sender(message).map { String(cString: $0) },
-                                   arguments: args))
+            box.handler(DBusSignal(message: message, arguments: args))
             return 0
         }, Unmanaged.passUnretained(box).toOpaque())
         guard r >= 0, let slot else { throw DBusError(code: r, during: "adding match \(rule)") }
@@ -181,12 +208,7 @@ package final class DBusConnection {
         let r = sd_bus_add_object(bus, &slot, path, { message, userdata, _ in
             guard let message, let userdata else { return 0 }
             let box = Unmanaged<ObjectBox>.fromOpaque(userdata).takeUnretainedValue()
-            let args = (try? DBusMessageCoding.readAll(from: message)) ?? []
-            let call = DBusMethodCall(path: DBusConnection.string(sd_bus_message_get_path(message)),
-                                      interface: DBusConnection.string(sd_bus_message_get_interface(message)),
-                                      member: DBusConnection.string(sd_bus_message_get_member(message)),
-                                      sender: sd_bus_message_get_sender(message).map { String(cString: $0) },
-                                      arguments: args)
+            let call = DBusMethodCall(message: message, arguments: (try? DBusMessageCoding.readAll(from: message)) ?? [])
             switch box.handler(call) {
             case .notHandled:
                 return 0
@@ -240,10 +262,6 @@ package final class DBusConnection {
         return UInt64(c.seconds) * 1_000_000 + UInt64(c.attoseconds / 1_000_000_000_000)
     }
 
-    fileprivate static func string(_ p: UnsafePointer<CChar>?) -> String {
-        p.map { String(cString: $0) } ?? ""
-    }
-
     fileprivate func unref(slot: OpaquePointer) {
         sd_bus_slot_unref(slot)
     }
@@ -278,19 +296,26 @@ private final class PendingCall {
             result = .failure(DBusError(name: DBusError.noReplyName, message: "no reply"))
             return
         }
+        result = DBusConnection.result(of: reply)
+    }
+}
+
+extension DBusConnection {
+    /// A reply's arguments, or the error it carries under its own D-Bus name
+    /// (`org.freedesktop.DBus.Error.Failed` when the peer gave none).
+    static func result(of reply: OpaquePointer) -> Result<[DBusValue], DBusError> {
         if sd_bus_message_is_method_error(reply, nil) != 0 {
             let e = sd_bus_message_get_error(reply)
             let name = e?.pointee.name.map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed"
             let text = e?.pointee.message.map { String(cString: $0) } ?? ""
-            result = .failure(DBusError(name: name, message: text))
-            return
+            return .failure(DBusError(name: name, message: text))
         }
         do {
-            result = .success(try DBusMessageCoding.readAll(from: reply))
+            return .success(try DBusMessageCoding.readAll(from: reply))
         } catch let e as DBusError {
-            result = .failure(e)
+            return .failure(e)
         } catch {
-            result = .failure(DBusError(name: "org.freedesktop.DBus.Error.Failed", message: "\(error)"))
+            return .failure(DBusError(name: "org.freedesktop.DBus.Error.Failed", message: "\(error)"))
         }
     }
 }

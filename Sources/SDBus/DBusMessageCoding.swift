@@ -4,7 +4,7 @@ import Glibc
 // Marshalling DBusValue into and out of sd-bus messages. The varargs functions
 // (sd_bus_message_append / _read) cannot be called from Swift, so everything goes through
 // append_basic / open_container / close_container and read_basic / enter_container / peek_type.
-// Together with DBusConnection.swift this is the only file that calls sd-bus.
+// Only the SDBus module calls sd-bus (DBusConnection, this file, DBusOfflineMessages).
 
 private func typeCode(_ c: Unicode.Scalar) -> CChar { CChar(UInt8(ascii: c)) }
 
