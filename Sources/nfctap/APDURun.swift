@@ -13,7 +13,6 @@ final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
     let timeout: Double
     let readers: ReaderOptions
     let prompt: Prompt
-    let recorder = ScanRecorder()
     let outcome = ScanOutcome()
     private let lock = NSLock()
     private var working = false
@@ -30,7 +29,7 @@ final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
     func run() -> ScanOutcome.Decision {
         let configuration = DeskSession.configuration(timeout: timeout, readers: readers, prompt: prompt)
         guard let session = NFCTagReaderSession(pollingOption: .iso14443, delegate: self, configuration: configuration,
-                                                environment: recorder.environment(wrapping: readers.environment)) else {
+                                                environment: readers.environment) else {
             return .failure(CLIError("cannot create a tag reader session"))
         }
         return DeskSession.run(session, outcome: outcome, prompt: prompt)
@@ -39,8 +38,7 @@ final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
     // MARK: NFCTagReaderSessionDelegate
 
     func tagReaderSessionDidBecomeActive(_ session: NFCTagReaderSession) {
-        let names = recorder.readerNames(matching: readers.readers)
-        prompt.start(String(ScanRun.holdMessage(names).dropLast()) + " (an ISO 7816 card or Type 4 tag)…",
+        prompt.start(String(ScanRun.holdMessage(session.readersAtStart.map(\.name)).dropLast()) + " (an ISO 7816 card or Type 4 tag)…",
                      status: "waiting for a card")
     }
 

@@ -13,7 +13,6 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     let timeout: Double
     let readers: ReaderOptions
     let prompt: Prompt
-    let recorder = ScanRecorder()
     let outcome = ScanOutcome()
 
     private let lock = NSLock()
@@ -35,8 +34,7 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
         configuration.collectTagDetails = true
         configuration.tagReportHandler = { [self] report in handle(report) }
         let session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false,
-                                           configuration: configuration,
-                                           environment: recorder.environment(wrapping: readers.environment))
+                                           configuration: configuration, environment: readers.environment)
         lock.withLock { self.session = session }
         return DeskSession.run(session, outcome: outcome, prompt: prompt)
     }
@@ -44,8 +42,7 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     // MARK: NFCNDEFReaderSessionDelegate
 
     func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
-        let names = recorder.readerNames(matching: readers.readers)
-        prompt.start(Self.holdMessage(names), status: multi ? "waiting for tags" : "waiting for a tag")
+        prompt.start(Self.holdMessage(session.readersAtStart.map(\.name)), status: multi ? "waiting for tags" : "waiting for a tag")
     }
 
     func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {
@@ -64,7 +61,7 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
                                          + "\(NDEFText.safe(failed.tag.reader.name)) failed: \(NDEFText.safe(why.message))",
                                          exit: NFCTapExit.noTag))
         } else if error.code == .readerSessionInvalidationErrorSessionTimeout,
-                  let tag = recorder.lastConnectedTag ?? recorder.lastArrivedTag {
+                  let tag = session.lastDetectedTag {
             // A tag was there but its read had not ended (a card answering slowly, or not at all).
             fallback = .failure(CLIError("no tag could be read within \(ScanFailure.seconds(timeout)): the tag on "
                                          + "\(NDEFText.safe(tag.reader.name)) did not answer in time",

@@ -86,11 +86,11 @@ package final class InventoryRecorder: @unchecked Sendable {
 
     /// The record for one report.
     package static func record(_ report: NFCTagReport, sequence: Int, time: Date, duplicate: Bool) -> InventoryRecord {
-        let message = InventorySummary.message(of: report)
+        let message = report.ndefMessage
         var error: String?
         if let e = report.error, e.code != .ndefReaderSessionErrorZeroLengthMessage {
             error = e.localizedDescription
-        } else if let bytes = report.ndefBytes, !bytes.isEmpty, message == nil {
+        } else if report.ndefDecodingError != nil {
             error = "malformed NDEF message"
         }
         return InventoryRecord(

@@ -157,11 +157,8 @@ package final class KioskRunner: @unchecked Sendable {
 
     private func environment(_ c: KioskConfiguration) -> NFCReaderEnvironment {
         let make = dependencies.makeBackends
-        let onService: @Sendable (ReaderBackendKind, ReaderError?) -> Void = { [weak self] kind, error in
-            self?.serviceChanged(kind, error)
-        }
         return NFCReaderEnvironment(
-            makeBackends: { try make(c).map { ObservedBackend($0, onServiceChange: onService) } },
+            makeBackends: { try make(c) },
             makeNDEFOperations: { try $0.ndefOperations() },
             slot: slot)
     }
@@ -174,6 +171,10 @@ package final class KioskRunner: @unchecked Sendable {
         case let .readerRemoved(info):
             logger.warning("reader removed", metadata: ["reader": "\(info.name)", "backend": "\(info.backend.rawValue)"])
             emit(.readerRemoved(info.name))
+        case let .serviceLost(kind, error):
+            serviceChanged(kind, error)
+        case let .serviceRestored(kind):
+            serviceChanged(kind, nil)
         default:
             break
         }

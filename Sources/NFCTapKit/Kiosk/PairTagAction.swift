@@ -42,8 +42,7 @@ package final class PairTagAction: KioskAction {
 
     package func handle(_ report: NFCTagReport) -> KioskActionResult {
         guard report.completed else { return .failure("read incomplete, not paired") }
-        guard let bytes = report.ndefBytes, !bytes.isEmpty,
-              let message = try? NDEFMessage(bytes: bytes, mode: .relaxed) else {
+        guard let message = report.ndefMessage else {
             return .failure("not a Zebra printer tag (no NDEF message)")
         }
         let identity: PrinterIdentity
