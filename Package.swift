@@ -74,7 +74,8 @@ let package = Package(
                 "DesktopIntegration", "Fleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: swift6
         ),
 
         // iOS-style programs on the Core NFC API (Examples/README.md): the reader class of each is

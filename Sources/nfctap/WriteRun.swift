@@ -3,10 +3,13 @@ import Dispatch
 import Foundation
 import NDEF
 import NFCTapKit
+import Synchronization
 
 /// One `nfctap write`: a read-write `NFCNDEFReaderSession` (the delegate takes the tags) that
 /// connects to the first single tag, checks its status and capacity, writes, reads back and
 /// compares, optionally locks, then ends.
+// @unchecked: the message's NFCNDEFMessage (not Sendable: CoreNFCLinux is in Swift 5 mode) is never
+// changed once built; the rest is immutable, Sendable, or a Mutex.
 final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     let message: WriteMessage
     let lock: Bool
@@ -15,8 +18,8 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     let readers: ReaderOptions
     let prompt: Prompt
     let outcome = ScanOutcome()
-    private let started = NSLock()
-    private var working = false
+    /// A tag is being written: later batches are ignored.
+    private let working = Mutex(false)
 
     init(message: WriteMessage, lock: Bool, json: Bool, timeout: Double, readers: ReaderOptions) {
         self.message = message
@@ -52,12 +55,15 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
             session.schedule(after: .milliseconds(500)) { session.restartPolling() }
             return
         }
-        let first = started.withLock { () -> Bool in
+        let first = working.withLock { working in
             defer { working = true }
             return !working
         }
         guard first else { return }
-        let tag = tags[0]
+        // The tag and session objects are not Sendable (CoreNFCLinux is in Swift 5 mode); their
+        // methods are thread-safe, and from here on only this task uses them.
+        nonisolated(unsafe) let tag = tags[0]
+        nonisolated(unsafe) let session = session
         Task { await self.write(to: tag, in: session) }
     }
 
@@ -145,6 +151,6 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
         }
         prompt.clear()
         print(text)
-        fflush(stdout)
+        StandardOutput.flush()
     }
 }
