@@ -104,7 +104,8 @@ let package = Package(
             dependencies: ["NFCTapKit", "CoreNFCLinux", "NFCReaders", "NDEF", "TagEmulation",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
-            path: "Benchmarks/nfctap-soak"
+            path: "Benchmarks/nfctap-soak",
+            swiftSettings: swift6
         ),
 
         // Ring 1 (unit) and ring 2 (protocol) tests: no services.
