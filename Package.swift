@@ -96,7 +96,8 @@ let package = Package(
         .executableTarget(
             name: "nfctap-bench",
             dependencies: ["NDEF", "NFCTags", "NFCReaders", "TagEmulation", "ZebraPrinter", "CoreNFCLinux", "PCSC", "Fleet", "MQTT"],
-            path: "Benchmarks/nfctap-bench"
+            path: "Benchmarks/nfctap-bench",
+            swiftSettings: swift6
         ),
         // The kiosk soak (scripts/soak.sh): N virtual taps in one process, resources sampled.
         .executableTarget(
