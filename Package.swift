@@ -121,7 +121,8 @@ let package = Package(
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT"]),
         // The application's logic without daemons: kiosk configuration and log, inventory output, agent taps, soak verdicts.
         .testTarget(name: "NFCTapKitTests", dependencies: ["NFCTapKit", "CoreNFCLinux", "NFCReaders", "NDEF", "DesktopIntegration",
-                                                           "RecordOutput", "Fleet"]),
+                                                           "RecordOutput", "Fleet"],
+                    swiftSettings: swift6),
         // Ring 3 (system): real pcscd + vpcd, libnfc + PN532 emulator, BlueZ mock, the CLI as a user runs it
         // (the built `nfctap` binary, found by path: see SystemEnvironment.cliPath).
         // Started by scripts/test.sh; each suite is skipped with a clear reason when its daemon is absent.
