@@ -66,7 +66,8 @@ let package = Package(
                 "NDEF", "NFCTags", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "RecordOutput",
                 "DesktopIntegration", "Fleet", "SDBus",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: swift6
         ),
         .executableTarget(
             name: "nfctap",
@@ -76,7 +77,8 @@ let package = Package(
                 "DesktopIntegration", "Fleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: swift6
         ),
 
         // iOS-style programs on the Core NFC API (Examples/README.md): the reader class of each is
@@ -97,7 +99,8 @@ let package = Package(
         .executableTarget(
             name: "nfctap-bench",
             dependencies: ["NDEF", "NFCTags", "NFCReaders", "TagEmulation", "ZebraPrinter", "CoreNFCLinux", "PCSC", "Fleet", "MQTT"],
-            path: "Benchmarks/nfctap-bench"
+            path: "Benchmarks/nfctap-bench",
+            swiftSettings: swift6
         ),
         // The kiosk soak (scripts/soak.sh): N virtual taps in one process, resources sampled.
         .executableTarget(
@@ -105,7 +108,8 @@ let package = Package(
             dependencies: ["NFCTapKit", "CoreNFCLinux", "NFCReaders", "NDEF", "TagEmulation",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
-            path: "Benchmarks/nfctap-soak"
+            path: "Benchmarks/nfctap-soak",
+            swiftSettings: swift6
         ),
 
         // Ring 1 (unit) and ring 2 (protocol) tests: no services.
@@ -123,7 +127,8 @@ let package = Package(
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT"]),
         // The application's logic without daemons: kiosk configuration and log, inventory output, agent taps, soak verdicts.
         .testTarget(name: "NFCTapKitTests", dependencies: ["NFCTapKit", "CoreNFCLinux", "NFCReaders", "NDEF", "DesktopIntegration",
-                                                           "RecordOutput", "Fleet"]),
+                                                           "RecordOutput", "Fleet"],
+                    swiftSettings: swift6),
         // Ring 3 (system): real pcscd + vpcd, libnfc + PN532 emulator, BlueZ mock, the CLI as a user runs it
         // (the built `nfctap` binary, found by path: see SystemEnvironment.cliPath).
         // Started by scripts/test.sh; each suite is skipped with a clear reason when its daemon is absent.

@@ -1,11 +1,16 @@
 // Subcommands of nfctap-bench that scripts/bench.sh runs as separate processes, so CPU and frames
 // can be told apart per process (emulator, reader, daemon) and the peers (nfcpy, libnfc's tools)
 // talk to the same emulated PN532 as nfctap. Without arguments nfctap-bench prints its table.
+#if canImport(Glibc)
+// `stdout` is a C global (shared mutable state to Swift 6): only flushed here.
+@preconcurrency import Glibc
+#endif
 import Foundation
 import NDEF
 import NFCReaders
 import NFCTags
 import TagEmulation
+import Synchronization
 
 /// Runs `nfctap-bench <subcommand> …` and exits; returns when no subcommand was given.
 func runSubcommandIfAsked() {
@@ -125,11 +130,10 @@ func idleCPU(backend: ReaderBackend, seconds: Double) {
     print("cpu_percent \(used / seconds * 100) seconds \(seconds) events \(counter.count)")
 }
 
-final class EventCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var n = 0
-    func add() { lock.withLock { n += 1 } }
-    var count: Int { lock.withLock { n } }
+final class EventCounter: Sendable {
+    private let n = Mutex(0)
+    func add() { n.withLock { $0 += 1 } }
+    var count: Int { n.withLock { $0 } }
 }
 
 /// User + system CPU seconds of this process (getrusage).

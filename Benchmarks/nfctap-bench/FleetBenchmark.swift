@@ -4,16 +4,14 @@
 import Fleet
 import Foundation
 import MQTT
+import Synchronization
 
 /// A QoS 1 subscriber on its own thread, counting messages and collecting latencies.
+// @unchecked: `client` is used only by the loop thread once `init` has connected it
+// (MQTTClient is single-threaded by design); the counters are behind `state`.
 final class BenchConsumer: @unchecked Sendable {
-    // @unchecked: the counters are behind `lock`; `client` is used only by the loop thread once
-    // `init` has connected it (MQTTClient is single-threaded by design).
     private let client: MQTTClient
-    private let lock = NSLock()
-    private var _count = 0
-    private var _latencies: [Double] = []
-    private var running = true
+    private let state = Mutex<(count: Int, latencies: [Double], running: Bool)>((0, [], true))
     private let done = DispatchSemaphore(value: 0)
 
     init(port: Int, topic: String) throws {
@@ -30,27 +28,27 @@ final class BenchConsumer: @unchecked Sendable {
                    let sent = object["sentNs"] as? Double {
                     latency = (wallNanoseconds() - sent) / 1e6
                 }
-                lock.withLock {
-                    _count += 1
-                    if let latency { _latencies.append(latency) }
+                state.withLock {
+                    $0.count += 1
+                    if let latency { $0.latencies.append(latency) }
                 }
             default: break
             }
         }
         try client.connect(host: "127.0.0.1", port: port)
         Thread.detachNewThread { [self] in
-            while lock.withLock({ running }) { try? self.client.loop(timeoutMilliseconds: 50) }
+            while state.withLock({ $0.running }) { try? self.client.loop(timeoutMilliseconds: 50) }
             self.client.disconnect()
             done.signal()
         }
         _ = subscribed.wait(timeout: .now() + 5)
     }
 
-    var count: Int { lock.withLock { _count } }
-    var latencies: [Double] { lock.withLock { _latencies } }
+    var count: Int { state.withLock { $0.count } }
+    var latencies: [Double] { state.withLock { $0.latencies } }
 
     func stop() {
-        lock.withLock { running = false }
+        state.withLock { $0.running = false }
         done.wait()
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import NFCReaders
 import NFCTags
 import TagEmulation
+import Synchronization
 
 /// Tap latency through the real pcscd: from the moment a vpcd card connects (the tag "arrives"
 /// at pcscd) to the delegate's `readerSession(_:didDetectNDEFs:)`, over N taps of a Type 4 tag on
@@ -77,34 +78,38 @@ private struct BenchmarkFailure: Error, CustomStringConvertible {
 }
 
 /// When things happened in the session's backend during one tap.
-private final class TapTimes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var arrived: ContinuousClock.Instant?
-    private var connectStart: ContinuousClock.Instant?
-    private var connectEnd: ContinuousClock.Instant?
-    private var lastReply: ContinuousClock.Instant?
-    private var apdus: [Double] = []
+private final class TapTimes: Sendable {
+    private struct Times {
+        var arrived: ContinuousClock.Instant?
+        var connectStart: ContinuousClock.Instant?
+        var connectEnd: ContinuousClock.Instant?
+        var lastReply: ContinuousClock.Instant?
+        var apdus: [Double] = []
+    }
 
-    func reset() { lock.withLock { arrived = nil; connectStart = nil; connectEnd = nil; lastReply = nil; apdus = [] } }
-    func tagArrived() { let now = ContinuousClock.now; lock.withLock { if arrived == nil { arrived = now } } }
-    func connecting() { let now = ContinuousClock.now; lock.withLock { connectStart = now } }
-    func connected() { let now = ContinuousClock.now; lock.withLock { connectEnd = now } }
+    private let times = Mutex(Times())
+
+    func reset() { times.withLock { $0 = Times() } }
+    func tagArrived() { let now = ContinuousClock.now; times.withLock { if $0.arrived == nil { $0.arrived = now } } }
+    func connecting() { let now = ContinuousClock.now; times.withLock { $0.connectStart = now } }
+    func connected() { let now = ContinuousClock.now; times.withLock { $0.connectEnd = now } }
     func exchanged(_ duration: Duration) {
         let now = ContinuousClock.now
-        lock.withLock { lastReply = now; apdus.append(elapsedMilliseconds(duration)) }
+        times.withLock { $0.lastReply = now; $0.apdus.append(elapsedMilliseconds(duration)) }
     }
 
     var snapshot: (arrived: ContinuousClock.Instant, connectStart: ContinuousClock.Instant,
                    connectEnd: ContinuousClock.Instant, lastReply: ContinuousClock.Instant, apdus: [Double])? {
-        lock.withLock {
-            guard let arrived, let connectStart, let connectEnd, let lastReply else { return nil }
-            return (arrived, connectStart, connectEnd, lastReply, apdus)
+        times.withLock { t in
+            guard let arrived = t.arrived, let connectStart = t.connectStart, let connectEnd = t.connectEnd,
+                  let lastReply = t.lastReply else { return nil }
+            return (arrived, connectStart, connectEnd, lastReply, t.apdus)
         }
     }
 }
 
 /// The session's PC/SC backend, timed: its monitor's `tagArrived`, `connect`, every APDU.
-private final class TimedBackend: ReaderBackend, @unchecked Sendable {
+private final class TimedBackend: ReaderBackend, Sendable {
     let base = PCSCBackend()
     let times: TapTimes
     var kind: ReaderBackendKind { base.kind }
@@ -164,33 +169,31 @@ private func median(_ values: [Double]) -> Double {
 }
 
 /// The delegate: records when each message arrives.
-private final class LatencyDelegate: NSObject, NFCNDEFReaderSessionDelegate, @unchecked Sendable {
+private final class LatencyDelegate: NSObject, NFCNDEFReaderSessionDelegate, Sendable {
     let reads = DispatchSemaphore(value: 0)
     let ended = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var times: [ContinuousClock.Instant] = []
-    private(set) var endError: Error?
+    private let state = Mutex<(times: [ContinuousClock.Instant], endError: (any Error)?)>(([], nil))
 
     func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {
         let now = ContinuousClock.now
-        lock.withLock { times.append(now) }
+        state.withLock { $0.times.append(now) }
         reads.signal()
     }
 
     func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: Error) {
-        lock.withLock { endError = error }
+        state.withLock { $0.endError = error }
         ended.signal()
     }
 
-    var lastRead: ContinuousClock.Instant? { lock.withLock { times.last } }
+    var endError: (any Error)? { state.withLock { $0.endError } }
+    var lastRead: ContinuousClock.Instant? { state.withLock { $0.times.last } }
 }
 
 /// Arrival/leave times seen by an independent PC/SC monitor.
-private final class ArrivalLog: @unchecked Sendable {
+private final class ArrivalLog: Sendable {
     let arrived = DispatchSemaphore(value: 0)
     let left = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var last: ContinuousClock.Instant?
+    private let last = Mutex<ContinuousClock.Instant?>(nil)
     let reader: String
 
     init(reader: String) { self.reader = reader }
@@ -199,7 +202,7 @@ private final class ArrivalLog: @unchecked Sendable {
         switch event {
         case let .tagArrived(tag) where tag.reader.name == reader:
             let now = ContinuousClock.now
-            lock.withLock { last = now }
+            last.withLock { $0 = now }
             arrived.signal()
         case let .tagLeft(tag) where tag.reader.name == reader:
             left.signal()
@@ -208,7 +211,7 @@ private final class ArrivalLog: @unchecked Sendable {
         }
     }
 
-    var lastArrival: ContinuousClock.Instant? { lock.withLock { last } }
+    var lastArrival: ContinuousClock.Instant? { last.withLock { $0 } }
 }
 
 private func measureTaps(_ taps: Int, reader: String) -> Result<TapSamples, BenchmarkFailure> {

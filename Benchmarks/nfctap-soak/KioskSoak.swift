@@ -160,6 +160,8 @@ final class SoakTags {
 
 /// The runner's events, counted, with waits for the soak's steps. The deadline only keeps a
 /// broken build from hanging the run.
+// @unchecked: the counts are behind `condition` (a condition variable: the waits sleep on it, which
+// a Mutex cannot).
 final class SoakEvents: @unchecked Sendable {
     private let condition = NSCondition()
     private var readers: Set<String> = []

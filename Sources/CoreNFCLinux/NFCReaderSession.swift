@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import NFCReaders
 import Synchronization
 
 /// Core NFC's `NFCReaderSessionProtocol`: what a tag's `session` offers.
@@ -58,6 +59,19 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol {
             }
         }
     }
+
+    /// Linux: the readers the session began with, as `configuration.readerFilter` selected them
+    /// (once each, in the backends' order). Set before `…DidBecomeActive` is called; empty before,
+    /// and for a kiosk-style session that began with none. Readers joining later come as `.readerAdded`.
+    public var readersAtStart: [ReaderInfo] { engine.state.withLock { $0.readersAtStart } }
+
+    /// Linux: the tag `connect(to:)` opened, as its reader reports it (reader, UID, technology);
+    /// nil when no tag is connected (read-only sessions never hold one).
+    public var connectedDetectedTag: DetectedTag? { engine.connectedTag?.detectedTag }
+
+    /// Linux: the last tag that arrived on one of the session's readers, kept after it left and
+    /// after the session ended (naming the tag whose read had not finished when the session timed out).
+    public var lastDetectedTag: DetectedTag? { engine.state.withLock { $0.lastDetectedTag } }
 
     /// The prompt shown to the user; on Linux it goes to `configuration.alertHandler` (the
     /// terminal, or the log in kiosk mode) when the session becomes active and on every change.

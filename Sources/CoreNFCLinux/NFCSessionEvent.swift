@@ -14,6 +14,12 @@ public enum NFCSessionEvent: @unchecked Sendable {
     case tagLeft(DetectedTag)
     /// Every tag a read session read, with or without a message (Linux addition).
     case tagReport(NFCTagReport)
+    /// A backend's reader service went away (pcscd stopped, a libnfc device closed); its readers'
+    /// `.readerRemoved` follow. A kiosk-style session (`readerRemovalEndsSession = false`) goes on
+    /// (Linux addition).
+    case serviceLost(ReaderBackendKind, ReaderError)
+    /// A backend's reader service came back; its readers follow as `.readerAdded` (Linux addition).
+    case serviceRestored(ReaderBackendKind)
 }
 
 /// The `events` of a session: iterate once per consumer.

@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCReaders
 
 /// Linux addition: what a read session found on one tag, whether or not it held a message.
@@ -10,9 +11,18 @@ public struct NFCTagReport: @unchecked Sendable {
     /// Product, capacity, writability (when `NFCSessionConfiguration.collectTagDetails`).
     public var details: NDEFTagDetails?
     /// The NDEF bytes read: empty for an empty NDEF message, nil when nothing was read.
-    public var ndefBytes: [UInt8]?
+    /// Setting them decodes `ndefMessage` again.
+    public var ndefBytes: [UInt8]? {
+        didSet { (ndefMessage, ndefDecodingError) = Self.decode(ndefBytes) }
+    }
     /// The decoded message (nil when empty, not NDEF, or malformed).
     public var message: NFCNDEFMessage?
+    /// Linux: `ndefBytes` decoded once as the pure `NDEF.NDEFMessage`, in relaxed mode (what real
+    /// tags need, `NDEF.DecodingMode`): nil when nothing was read, the message is empty, or it is
+    /// malformed (then `ndefDecodingError` says why).
+    public private(set) var ndefMessage: NDEFMessage?
+    /// Linux: why non-empty `ndefBytes` did not decode (an `NDEFError` with its byte offset); nil otherwise.
+    public private(set) var ndefDecodingError: (any Error)?
     /// Why nothing (or nothing usable) was read.
     public var error: NFCReaderError?
 
@@ -23,6 +33,17 @@ public struct NFCTagReport: @unchecked Sendable {
         self.ndefBytes = ndefBytes
         self.message = message
         self.error = error
+        (ndefMessage, ndefDecodingError) = Self.decode(ndefBytes)
+    }
+
+    /// Relaxed decoding of the bytes read; an empty message is no message and no error.
+    private static func decode(_ bytes: [UInt8]?) -> (NDEFMessage?, (any Error)?) {
+        guard let bytes, !bytes.isEmpty else { return (nil, nil) }
+        do {
+            return (try NDEFMessage(bytes: bytes, mode: .relaxed), nil)
+        } catch {
+            return (nil, error)
+        }
     }
 
     /// True when the tag was read to the end (a message, an empty message, or a tag without NDEF).

@@ -48,6 +48,10 @@ final class SessionEngine: @unchecked Sendable {
         var streamCutoff: Int?
         /// Non-nil while a host holds events back until its delegate callback is queued.
         var heldEvents: [NFCSessionEvent]?
+        /// The readers the session began with (`NFCReaderSession.readersAtStart`).
+        var readersAtStart: [ReaderInfo] = []
+        /// The last tag that arrived on one of the session's readers (`NFCReaderSession.lastDetectedTag`).
+        var lastDetectedTag: DetectedTag?
     }
 
     let queue = DispatchQueue(label: "nfctap.session.engine")
@@ -171,7 +175,12 @@ final class SessionEngine: @unchecked Sendable {
                                             message: "session timeout after \(limit)"))
             }
         }
-        state.withLock { $0.phase = .active }
+        var names = Set<String>()
+        let startingReaders = selected.filter { names.insert($0.name).inserted }
+        state.withLock { s in
+            s.readersAtStart = startingReaders
+            s.phase = .active
+        }
         host?.engineDidBecomeActive(self)
     }
 
@@ -217,12 +226,14 @@ final class SessionEngine: @unchecked Sendable {
             }
             guard !present.contains(where: { $0.matches(tag) }) else { return }
             present.append(TagPresence(detected: tag, backend: backend))
+            state.withLock { $0.lastDetectedTag = tag }
             emit(.tagArrived(tag))
             schedulePolling()
         case let .tagLeft(tag):
             guard let presence = present.first(where: { $0.matches(tag) }) else { return }
             lose(presence)
         case let .serviceLost(error):
+            emit(.serviceLost(backend.kind, error))
             for (_, reader) in readers where reader.backend === backend {
                 removeReader(reader.info)
             }
@@ -230,7 +241,7 @@ final class SessionEngine: @unchecked Sendable {
                 finish(NFCReaderError(.readerSessionInvalidationErrorSessionTerminatedUnexpectedly, message: error.description))
             }
         case .serviceRestored:
-            break  // the backend reports its readers again
+            emit(.serviceRestored(backend.kind))  // the backend reports its readers again
         }
     }
 

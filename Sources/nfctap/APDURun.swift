@@ -4,19 +4,21 @@ import Foundation
 import NDEF
 import NFCTags
 import NFCTapKit
+import Synchronization
 
 /// One `nfctap apdu`: an `NFCTagReaderSession(pollingOption: .iso14443)` that connects to the
 /// first ISO 7816 card, sends the APDUs in order, prints each reply, then ends.
+// @unchecked: the commands' NFCISO7816APDU objects (not Sendable: CoreNFCLinux is in Swift 5 mode)
+// are immutable once parsed; the rest is immutable, Sendable, or a Mutex.
 final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
     let commands: [(bytes: [UInt8], apdu: NFCISO7816APDU)]
     let json: Bool
     let timeout: Double
     let readers: ReaderOptions
     let prompt: Prompt
-    let recorder = ScanRecorder()
     let outcome = ScanOutcome()
-    private let lock = NSLock()
-    private var working = false
+    /// A card is being talked to: later batches are ignored.
+    private let working = Mutex(false)
 
     init(commands: [(bytes: [UInt8], apdu: NFCISO7816APDU)], json: Bool, timeout: Double, readers: ReaderOptions) {
         self.commands = commands
@@ -30,7 +32,7 @@ final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
     func run() -> ScanOutcome.Decision {
         let configuration = DeskSession.configuration(timeout: timeout, readers: readers, prompt: prompt)
         guard let session = NFCTagReaderSession(pollingOption: .iso14443, delegate: self, configuration: configuration,
-                                                environment: recorder.environment(wrapping: readers.environment)) else {
+                                                environment: readers.environment) else {
             return .failure(CLIError("cannot create a tag reader session"))
         }
         return DeskSession.run(session, outcome: outcome, prompt: prompt)
@@ -39,13 +41,12 @@ final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
     // MARK: NFCTagReaderSessionDelegate
 
     func tagReaderSessionDidBecomeActive(_ session: NFCTagReaderSession) {
-        let names = recorder.readerNames(matching: readers.readers)
-        prompt.start(String(ScanRun.holdMessage(names).dropLast()) + " (an ISO 7816 card or Type 4 tag)…",
+        prompt.start(String(ScanRun.holdMessage(session.readersAtStart.map(\.name)).dropLast()) + " (an ISO 7816 card or Type 4 tag)…",
                      status: "waiting for a card")
     }
 
     func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {
-        let first = lock.withLock { () -> Bool in
+        let first = working.withLock { working in
             defer { working = true }
             return !working
         }
@@ -60,7 +61,11 @@ final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
             session.invalidate()
             return
         }
-        Task { await self.exchange(with: card, in: session) }
+        // The card and session objects are not Sendable (CoreNFCLinux is in Swift 5 mode); their
+        // methods are thread-safe, and from here on only this task uses them.
+        nonisolated(unsafe) let target = card
+        nonisolated(unsafe) let session = session
+        Task { await self.exchange(with: target, in: session) }
     }
 
     func tagReaderSession(_ session: NFCTagReaderSession, didInvalidateWithError error: any Error) {
@@ -99,6 +104,6 @@ final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
         }
         prompt.clear()
         print(text)
-        fflush(stdout)
+        StandardOutput.flush()
     }
 }

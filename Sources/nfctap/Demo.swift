@@ -130,7 +130,7 @@ struct DemoTour {
     }
 
     private func printerIdentity(_ report: NFCTagReport) throws -> PrinterIdentity {
-        guard let bytes = report.ndefBytes, let identity = try ZebraTag.identity(from: NDEFMessage(bytes: bytes, mode: .relaxed)) else {
+        guard let message = report.ndefMessage, let identity = try ZebraTag.identity(from: message) else {
             throw DemoError("the ZQ320 tag was not recognized as a Zebra printer's")
         }
         return identity

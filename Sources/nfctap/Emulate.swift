@@ -120,7 +120,7 @@ struct Emulate: ParsableCommand {
             let emulator = PN532Emulator(tag: virtualTag, plan: plan, linkPath: link)
             let path = try emulator.start()
             print("pn532_uart:\(link ?? path)")
-            fflush(stdout)
+            StandardOutput.flush()
             Stderr.line("nfctap: PN532 with a \(describeTag) on \(path); Ctrl-C stops it")
             wait(stopped)
             emulator.stop()

@@ -14,7 +14,7 @@ struct PairOutput {
     func finish() {
         guard json else { return }
         print(JSONValue.object(fields).jsonText)
-        fflush(stdout)
+        StandardOutput.flush()
     }
 
     /// Adds `error`, prints the object, writes the message on stderr and exits 1.

@@ -2,32 +2,32 @@ import CoreNFCLinux
 import Dispatch
 import Foundation
 import NFCTapKit
+import Synchronization
 
 /// How a desk command (`scan`, `write`, `apdu`) ends. The command decides (success or a failure)
 /// from its delegate callbacks, then invalidates its session; `wait()` returns once the session
 /// has ended, so connections are closed before the process exits. When the session ends by itself
 /// first (time limit, no reader, signal) that end decides.
-final class ScanOutcome: @unchecked Sendable {
-    enum Decision {
+final class ScanOutcome: Sendable {
+    enum Decision: Sendable {
         case success
         case failure(CLIError)
     }
 
-    private let lock = NSLock()
-    private var decision: Decision?
+    private let decision = Mutex<Decision?>(nil)
     private let ended = DispatchSemaphore(value: 0)
 
     /// Records how the command ends; only the first call counts. Returns true when it counted.
     @discardableResult
     func decide(_ decision: Decision) -> Bool {
-        lock.withLock {
-            guard self.decision == nil else { return false }
-            self.decision = decision
+        self.decision.withLock { decided in
+            guard decided == nil else { return false }
+            decided = decision
             return true
         }
     }
 
-    var isDecided: Bool { lock.withLock { decision != nil } }
+    var isDecided: Bool { decision.withLock { $0 != nil } }
 
     /// The session ended (from `didInvalidateWithError`): `fallback` decides unless the command
     /// already did, and `wait()` returns.
@@ -39,7 +39,7 @@ final class ScanOutcome: @unchecked Sendable {
     /// Blocks until `sessionEnded`, then returns the decision.
     func wait() -> Decision {
         ended.wait()
-        return lock.withLock { decision ?? .success }
+        return decision.withLock { $0 ?? .success }
     }
 }
 

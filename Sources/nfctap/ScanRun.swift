@@ -3,23 +3,28 @@ import Dispatch
 import Foundation
 import NDEF
 import NFCTapKit
+import Synchronization
 
 /// One `nfctap scan`: a read-only `NFCNDEFReaderSession` over the shared environment that reports
 /// every tag with its details (`tagReportHandler`), printing the first complete read (or, with
 /// `multi`, every read) and ending by itself, by the time limit or by a signal.
-final class ScanRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
+final class ScanRun: NFCNDEFReaderSessionDelegate, Sendable {
     let json: Bool
     let multi: Bool
     let timeout: Double
     let readers: ReaderOptions
     let prompt: Prompt
-    let recorder = ScanRecorder()
     let outcome = ScanOutcome()
 
-    private let lock = NSLock()
-    private weak var session: NFCNDEFReaderSession?
-    /// The last tag that could not be read: a timeout then says so instead of "no tag".
-    private var lastFailure: NFCTagReport?
+    private struct State {
+        /// Ends the session; dropped once it ended (the session's report handler holds this run).
+        var endSession: (@Sendable () -> Void)?
+        /// The last tag that could not be read: a timeout then says so instead of "no tag".
+        var lastFailure: NFCTagReport?
+    }
+
+    /// Also held while a tag is printed, so outputs never interleave.
+    private let state = Mutex(State())
 
     init(json: Bool, multi: Bool, timeout: Double, readers: ReaderOptions) {
         self.json = json
@@ -35,17 +40,17 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
         configuration.collectTagDetails = true
         configuration.tagReportHandler = { [self] report in handle(report) }
         let session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false,
-                                           configuration: configuration,
-                                           environment: recorder.environment(wrapping: readers.environment))
-        lock.withLock { self.session = session }
+                                           configuration: configuration, environment: readers.environment)
+        // NFCNDEFReaderSession is not Sendable (CoreNFCLinux is in Swift 5 mode); `invalidate()` is thread-safe.
+        nonisolated(unsafe) let running = session
+        state.withLock { $0.endSession = { running.invalidate() } }
         return DeskSession.run(session, outcome: outcome, prompt: prompt)
     }
 
     // MARK: NFCNDEFReaderSessionDelegate
 
     func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
-        let names = recorder.readerNames(matching: readers.readers)
-        prompt.start(Self.holdMessage(names), status: multi ? "waiting for tags" : "waiting for a tag")
+        prompt.start(Self.holdMessage(session.readersAtStart.map(\.name)), status: multi ? "waiting for tags" : "waiting for a tag")
     }
 
     func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {
@@ -53,18 +58,19 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     }
 
     func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
+        state.withLock { $0.endSession = nil }
         let error = error as? NFCReaderError ?? NFCReaderError(.readerTransceiveErrorTagResponseError, message: "\(error)")
         let byUser = error.code == .readerSessionInvalidationErrorUserCanceled
         let fallback: ScanOutcome.Decision
         if multi, byUser || error.code == .readerSessionInvalidationErrorSessionTimeout {
             fallback = .success  // --multi ends normally by Ctrl-C or --timeout
         } else if error.code == .readerSessionInvalidationErrorSessionTimeout,
-                  let failed = lock.withLock({ lastFailure }), let why = failed.error {
+                  let failed = state.withLock({ $0.lastFailure }), let why = failed.error {
             fallback = .failure(CLIError("no tag could be read within \(ScanFailure.seconds(timeout)): the tag on "
                                          + "\(NDEFText.safe(failed.tag.reader.name)) failed: \(NDEFText.safe(why.message))",
                                          exit: NFCTapExit.noTag))
         } else if error.code == .readerSessionInvalidationErrorSessionTimeout,
-                  let tag = recorder.lastConnectedTag ?? recorder.lastArrivedTag {
+                  let tag = session.lastDetectedTag {
             // A tag was there but its read had not ended (a card answering slowly, or not at all).
             fallback = .failure(CLIError("no tag could be read within \(ScanFailure.seconds(timeout)): the tag on "
                                          + "\(NDEFText.safe(tag.reader.name)) did not answer in time",
@@ -85,23 +91,24 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
             return report.completed
         }
         guard report.completed else {
-            lock.withLock { lastFailure = report }
+            state.withLock { $0.lastFailure = report }
             prompt.message("Could not read the tag on \(NDEFText.safe(report.tag.reader.name)): "
                            + "\(NDEFText.safe(report.error?.message ?? "unknown error")). Hold it still…", .yellow)
             return false
         }
         guard outcome.decide(.success) else { return false }  // a second tag of the same batch
         output(report)
-        lock.withLock { session }?.invalidate()
+        // Invalidating only queues the session's end: nothing calls back here under the lock.
+        state.withLock { $0.endSession?() }
         return true
     }
 
     private func output(_ report: NFCTagReport) {
         let text = json ? TagReportJSON.object(report).jsonText : TagReportJSON.lines(report).joined(separator: "\n")
-        lock.withLock {
+        state.withLock { _ in
             prompt.clear()
             print(text)
-            fflush(stdout)
+            StandardOutput.flush()
         }
     }
 

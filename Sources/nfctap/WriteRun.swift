@@ -3,10 +3,13 @@ import Dispatch
 import Foundation
 import NDEF
 import NFCTapKit
+import Synchronization
 
 /// One `nfctap write`: a read-write `NFCNDEFReaderSession` (the delegate takes the tags) that
 /// connects to the first single tag, checks its status and capacity, writes, reads back and
 /// compares, optionally locks, then ends.
+// @unchecked: the message's NFCNDEFMessage (not Sendable: CoreNFCLinux is in Swift 5 mode) is never
+// changed once built; the rest is immutable, Sendable, or a Mutex.
 final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     let message: WriteMessage
     let lock: Bool
@@ -14,10 +17,9 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     let timeout: Double
     let readers: ReaderOptions
     let prompt: Prompt
-    let recorder = ScanRecorder()
     let outcome = ScanOutcome()
-    private let started = NSLock()
-    private var working = false
+    /// A tag is being written: later batches are ignored.
+    private let working = Mutex(false)
 
     init(message: WriteMessage, lock: Bool, json: Bool, timeout: Double, readers: ReaderOptions) {
         self.message = message
@@ -32,16 +34,14 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     func run() -> ScanOutcome.Decision {
         let configuration = DeskSession.configuration(timeout: timeout, readers: readers, prompt: prompt)
         let session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false,
-                                           configuration: configuration,
-                                           environment: recorder.environment(wrapping: readers.environment))
+                                           configuration: configuration, environment: readers.environment)
         return DeskSession.run(session, outcome: outcome, prompt: prompt)
     }
 
     // MARK: NFCNDEFReaderSessionDelegate
 
     func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
-        let names = recorder.readerNames(matching: readers.readers)
-        var text = String(ScanRun.holdMessage(names).dropLast()) + " to write \(message.bytes.count) bytes"
+        var text = String(ScanRun.holdMessage(session.readersAtStart.map(\.name)).dropLast()) + " to write \(message.bytes.count) bytes"
         if lock { text += " and lock it for good" }
         prompt.start(text + "…", status: "waiting for a tag")
     }
@@ -55,12 +55,15 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
             session.schedule(after: .milliseconds(500)) { session.restartPolling() }
             return
         }
-        let first = started.withLock { () -> Bool in
+        let first = working.withLock { working in
             defer { working = true }
             return !working
         }
         guard first else { return }
-        let tag = tags[0]
+        // The tag and session objects are not Sendable (CoreNFCLinux is in Swift 5 mode); their
+        // methods are thread-safe, and from here on only this task uses them.
+        nonisolated(unsafe) let tag = tags[0]
+        nonisolated(unsafe) let session = session
         Task { await self.write(to: tag, in: session) }
     }
 
@@ -75,6 +78,8 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
         var capacity: Int?
         do {
             try await session.connect(to: tag)
+            // As the reader reported it (UID, technology, reader name), for the result line.
+            let connected = session.connectedDetectedTag.map { (uid: $0.uid, type: $0.technology.rawValue, reader: $0.reader.name) }
             let (status, size) = try await tag.queryNDEFStatus()
             capacity = size
             switch status {
@@ -99,7 +104,7 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
                     throw CLIError("the message was written and verified, but locking failed: \(why)")
                 }
             }
-            report(capacity: size)
+            report(capacity: size, tag: connected)
             outcome.decide(.success)
         } catch let error as CLIError {
             outcome.decide(.failure(error))
@@ -126,8 +131,8 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
         }
     }
 
-    private func report(capacity: Int) {
-        let tag = recorder.lastConnectedTag
+    /// - Parameter tag: the connected tag as its reader reported it.
+    private func report(capacity: Int, tag: (uid: [UInt8], type: String, reader: String)?) {
         let text: String
         if json {
             text = JSONValue.object([
@@ -135,17 +140,17 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
                 ("capacity", .int(capacity)),
                 ("locked", .bool(lock)),
                 ("uid", tag.map { .string($0.uid.hexString) } ?? .null),
-                ("type", tag.map { .string($0.technology.rawValue) } ?? .null),
-                ("reader", tag.map { .string($0.reader.name) } ?? .null),
+                ("type", tag.map { .string($0.type) } ?? .null),
+                ("reader", tag.map { .string($0.reader) } ?? .null),
             ]).jsonText
         } else {
             var line = "Wrote \(message.bytes.count) bytes (\(message.summary))"
-            if let tag { line += " to UID \(tag.uid.hexString(separator: ":")) on \(tag.reader.name)" }
+            if let tag { line += " to UID \(tag.uid.hexString(separator: ":")) on \(tag.reader)" }
             line += ", capacity \(capacity) bytes" + (lock ? "; the tag is now read-only" : "")
             text = NDEFText.safe(line)
         }
         prompt.clear()
         print(text)
-        fflush(stdout)
+        StandardOutput.flush()
     }
 }

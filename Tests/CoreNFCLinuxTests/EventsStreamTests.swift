@@ -6,10 +6,11 @@ import Testing
 
 @Suite("Async events API")
 struct EventsStreamTests {
-    /// The Apple-style events; `.tagReport` (Linux addition) is covered by TagReportTests.
+    /// The Apple-style events; `.tagReport` (Linux addition) is covered by TagReportTests, the
+    /// service events by SessionReportsTests.
     private func describe(_ event: NFCSessionEvent) -> String? {
         switch event {
-        case .tagReport: return nil
+        case .tagReport, .serviceLost, .serviceRestored: return nil
         case let .readerAdded(r): return "+\(r.name)"
         case let .readerRemoved(r): return "-\(r.name)"
         case let .tagArrived(t): return "arrived \(t.uid.hexString)"

@@ -1,17 +1,20 @@
+import Synchronization
 import Testing
 @testable import NFCTapKit
 
 /// The kiosk's journald lines: priority prefix, message, sorted key=value, one event per line.
 @Suite("Kiosk log lines")
 struct KioskLogTests {
-    final class Lines: @unchecked Sendable {
-        var all: [String] = []
+    final class Lines: Sendable {
+        private let lines = Mutex<[String]>([])
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
     }
 
     @Test("priorities follow sd-daemon(3); metadata sorted; quoting only where needed")
     func format() {
         let lines = Lines()
-        var logger = KioskLog.logger(level: .trace, sink: { lines.all.append($0) })
+        var logger = KioskLog.logger(level: .trace, sink: { lines.append($0) })
         logger.trace("t")
         logger.debug("d")
         logger.info("tag read", metadata: ["uid": "04A1", "reader": "ACS ACR122U 00", "empty": ""])

@@ -74,7 +74,7 @@ package struct AgentTap {
         guard report.completed else { return .unreadable(report.error?.localizedDescription ?? "read incomplete") }
         guard let bytes = report.ndefBytes else { return .noNDEF }
         if bytes.isEmpty { return .empty }
-        guard let message = try? NDEFMessage(bytes: bytes, mode: .relaxed) else { return .malformed }
+        guard let message = report.ndefMessage else { return .malformed }
         if let identity = try? ZebraTag.identity(from: message) { return .zebra(identity) }
         var firstText: String?
         var firstMedia: String?

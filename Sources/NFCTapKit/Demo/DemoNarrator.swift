@@ -3,8 +3,7 @@ import Foundation
 
 /// The demo's voice: narration on stderr, tags on stdout exactly as `scan` prints them (text
 /// lines, or one JSON object per line with `--json`), pauses between steps when watched.
-package final class DemoNarrator: @unchecked Sendable {
-    // @unchecked: immutable after init; FileHandle writes are thread-safe.
+package final class DemoNarrator: Sendable {
     package let json: Bool
     package let pause: TimeInterval
 
@@ -26,7 +25,7 @@ package final class DemoNarrator: @unchecked Sendable {
         } else {
             for line in TagReportJSON.lines(report) { print(line) }
         }
-        fflush(stdout)
+        StandardOutput.flush()
     }
 
     package func wait() {

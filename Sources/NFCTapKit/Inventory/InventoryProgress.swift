@@ -1,18 +1,18 @@
 import Foundation
+import Synchronization
 
 /// What `inventory` tells the person tapping, on stderr: one "✓ #n UID" line per record, or on a
 /// terminal a single line updated in place with the running count.
-package final class InventoryProgress: @unchecked Sendable {
-    // @unchecked: `lineOpen` is behind `lock`.
+package final class InventoryProgress: Sendable {
 
     /// stderr is a terminal: update one line instead of printing one per tap.
     package let live: Bool
-    private let write: (String) -> Void
-    private let lock = NSLock()
-    private var lineOpen = false
+    private let write: @Sendable (String) -> Void
+    /// A live line is on screen (not ended by a newline); writes happen under its lock.
+    private let lineOpen = Mutex(false)
 
     package init(live: Bool = isatty(STDERR_FILENO) != 0,
-         write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+         write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
         self.live = live
         self.write = write
     }
@@ -24,7 +24,7 @@ package final class InventoryProgress: @unchecked Sendable {
         if let product = record.product { line += " " + NDEFText.safe(product) }
         if record.duplicate { line += " (duplicate)" }
         if !complete, let error = record.error { line += ": " + NDEFText.safe(error) + " (recorded; tap again)" }
-        lock.withLock {
+        lineOpen.withLock { lineOpen in
             if live {
                 let count = "\(stats.taps) taps, \(stats.uniqueTags) unique, \(stats.duplicates) duplicates"
                 write("\r\u{1B}[K" + line + " · " + count)
@@ -37,7 +37,7 @@ package final class InventoryProgress: @unchecked Sendable {
 
     /// A message on its own line (closing the live line first).
     package func note(_ text: String) {
-        lock.withLock {
+        lineOpen.withLock { lineOpen in
             write((lineOpen ? "\n" : "") + text + "\n")
             lineOpen = false
         }

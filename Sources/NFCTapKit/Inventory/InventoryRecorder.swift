@@ -1,12 +1,14 @@
 import CoreNFCLinux
 import Foundation
 import NDEF
+import Synchronization
 
 /// Turns each tag report into one record, writes it to disk, then confirms it: the session's
 /// `tagReportHandler`. The session gives the reader's green light and beep only after `handle`
 /// returned true, so a beep (and the "✓" line) means the record is on disk.
+// @unchecked: the output, clock and confirmation (not Sendable) are used only in `handle`, under
+// `state`'s lock; every mutable field sits in `state`.
 package final class InventoryRecorder: @unchecked Sendable {
-    // @unchecked: every mutable field sits behind `lock`; `handle` runs on the session's queue.
 
     /// Time as the recorder sees it: the wall clock for the record's timestamp, a monotonic
     /// clock for the duplicate window (so a clock change cannot flag or unflag a tap).
@@ -28,12 +30,15 @@ package final class InventoryRecorder: @unchecked Sendable {
     private let duplicateWindow: Duration
     private let clock: Clock
     private let confirm: Confirmation
-    private let lock = NSLock()
-    private var sequence = 0
-    private var lastSeen: [String: Duration] = [:]
-    private var _stats = InventoryStats()
-    private var _failure: InventoryOutputError?
-    private var _onFailure: ((InventoryOutputError) -> Void)?
+    private struct State {
+        var sequence = 0
+        var lastSeen: [String: Duration] = [:]
+        var stats = InventoryStats()
+        var failure: InventoryOutputError?
+        var onFailure: (@Sendable (InventoryOutputError) -> Void)?
+    }
+
+    private let state = Mutex(State())
 
     /// - Parameters:
     ///   - duplicateWindow: a tap of a UID recorded less than this before is flagged `duplicate`.
@@ -41,56 +46,59 @@ package final class InventoryRecorder: @unchecked Sendable {
     package init(output: InventoryOutput, duplicateWindow: Duration, clock: Clock = .system,
          confirm: @escaping Confirmation = { _, _, _ in }) {
         self.output = output
-        // Appending to a file: numbering goes on after its records.
-        self.sequence = output.existingRecords
         self.duplicateWindow = duplicateWindow
         self.clock = clock
         self.confirm = confirm
+        // Appending to a file: numbering goes on after its records.
+        state.withLock { $0.sequence = output.existingRecords }
     }
 
     /// Told once (on the session's queue) when a record cannot be written; later taps are
     /// refused (red). The command stops the inventory there.
-    package var onFailure: ((InventoryOutputError) -> Void)? {
-        get { lock.withLock { _onFailure } }
-        set { lock.withLock { _onFailure = newValue } }
+    package var onFailure: (@Sendable (InventoryOutputError) -> Void)? {
+        get { state.withLock { $0.onFailure } }
+        set { state.withLock { $0.onFailure = newValue } }
     }
 
-    package var stats: InventoryStats { lock.withLock { _stats } }
+    package var stats: InventoryStats { state.withLock { $0.stats } }
     /// The write error that stopped recording, if any.
-    package var failure: InventoryOutputError? { lock.withLock { _failure } }
+    package var failure: InventoryOutputError? { state.withLock { $0.failure } }
 
     /// The session's `tagReportHandler`: true once the tap's record is written and synced.
     package func handle(_ report: NFCTagReport) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard _failure == nil else { return false }
+        state.withLock { s in record(report, in: &s) }
+    }
+
+    /// `handle`'s work, under the lock: numbering, writing and confirming never interleave.
+    private func record(_ report: NFCTagReport, in s: inout State) -> Bool {
+        guard s.failure == nil else { return false }
         let uid = report.tag.uid.hexString
         let elapsed = clock.monotonic()
-        let duplicate = lastSeen[uid].map { elapsed - $0 < duplicateWindow } ?? false
-        sequence += 1
-        let record = Self.record(report, sequence: sequence, time: clock.wall(), duplicate: duplicate)
+        let duplicate = s.lastSeen[uid].map { elapsed - $0 < duplicateWindow } ?? false
+        s.sequence += 1
+        let record = Self.record(report, sequence: s.sequence, time: clock.wall(), duplicate: duplicate)
         do {
             try output.append(output.format.encode(record))
         } catch {
             let failure = error as? InventoryOutputError
                 ?? .io(operation: "writing to", path: output.displayName, errno: EIO)
-            _failure = failure
-            _onFailure?(failure)
+            s.failure = failure
+            s.onFailure?(failure)
             return false
         }
-        lastSeen[uid] = elapsed
-        _stats.add(record, complete: report.completed)
-        confirm(record, report.completed, _stats)
+        s.lastSeen[uid] = elapsed
+        s.stats.add(record, complete: report.completed)
+        confirm(record, report.completed, s.stats)
         return true
     }
 
     /// The record for one report.
     package static func record(_ report: NFCTagReport, sequence: Int, time: Date, duplicate: Bool) -> InventoryRecord {
-        let message = InventorySummary.message(of: report)
+        let message = report.ndefMessage
         var error: String?
         if let e = report.error, e.code != .ndefReaderSessionErrorZeroLengthMessage {
             error = e.localizedDescription
-        } else if let bytes = report.ndefBytes, !bytes.isEmpty, message == nil {
+        } else if report.ndefDecodingError != nil {
             error = "malformed NDEF message"
         }
         return InventoryRecord(

@@ -1,17 +1,18 @@
 import CoreNFCLinux
 import Dispatch
 import Foundation
+import Synchronization
 
 /// One inventory session: a multi-read `NFCNDEFReaderSession` over every matching reader that
 /// outlives readers coming and going (`readerRemovalEndsSession = false`), reads tag details, and
 /// hands every tag to `handler` before the reader's feedback.
-package final class InventoryRun: NFCNDEFReaderSessionDelegate {
+// @unchecked: `session` (not Sendable: CoreNFCLinux is in Swift 5 mode) is set once in `init`, and
+// its methods are thread-safe; the rest is a Mutex and a semaphore.
+package final class InventoryRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     /// Set in `init` (the session needs `self` as its delegate).
     private(set) var session: NFCNDEFReaderSession!
     private let ended = DispatchSemaphore(value: 0)
-    private let endError = NSLock()
-    private var _error: NFCReaderError?
-    private var _becameActive = false
+    private let state = Mutex<(error: NFCReaderError?, becameActive: Bool)>((nil, false))
 
     /// - Parameters:
     ///   - timeLimit: the session ends (201) after this long; nil = until stopped.
@@ -47,28 +48,28 @@ package final class InventoryRun: NFCNDEFReaderSessionDelegate {
     package func wait() -> NFCReaderError {
         ended.wait()
         ended.signal()
-        return endError.withLock { _error } ?? NFCReaderError(.readerSessionInvalidationErrorUserCanceled)
+        return state.withLock { $0.error } ?? NFCReaderError(.readerSessionInvalidationErrorUserCanceled)
     }
 
     /// Like `wait()`, giving up after `timeout` (tests): nil when still running.
     package func wait(timeout: DispatchTime) -> NFCReaderError? {
         guard ended.wait(timeout: timeout) == .success else { return nil }
         ended.signal()
-        return endError.withLock { _error }
+        return state.withLock { $0.error }
     }
 
     /// The session started polling (false when it could not start: no pcscd, no reader).
-    package var becameActive: Bool { endError.withLock { _becameActive } }
+    package var becameActive: Bool { state.withLock { $0.becameActive } }
 
     // MARK: NFCNDEFReaderSessionDelegate
 
     package func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
-        endError.withLock { _becameActive = true }
+        state.withLock { $0.becameActive = true }
     }
 
     package func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
-        endError.withLock {
-            _error = error as? NFCReaderError ?? NFCReaderError(.readerSessionInvalidationErrorSessionTerminatedUnexpectedly,
+        state.withLock {
+            $0.error = error as? NFCReaderError ?? NFCReaderError(.readerSessionInvalidationErrorSessionTerminatedUnexpectedly,
                                                                 message: String(describing: error))
         }
         ended.signal()

@@ -25,11 +25,6 @@ package enum InventorySummary {
         return fallback
     }
 
-    /// The message a report holds (relaxed decoding, as tags are read), nil when none.
-    package static func message(of report: NFCTagReport) -> NDEFMessage? {
-        guard let bytes = report.ndefBytes, !bytes.isEmpty else { return nil }
-        return try? NDEFMessage(bytes: bytes, mode: .relaxed)
-    }
 
     /// The printer serial when the tag is a Zebra printer's.
     package static func zebraSerial(of message: NDEFMessage) -> String? {

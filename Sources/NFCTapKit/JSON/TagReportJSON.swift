@@ -14,7 +14,7 @@ package enum TagReportJSON {
                 fields.append(("records", .array([])))
             } else {
                 do {
-                    let message = try NDEFMessage(bytes: bytes, mode: .relaxed)
+                    let message = try decodedMessage(report)
                     if case let .object(decoded) = try NDEFJSON.message(message, mode: .relaxed,
                                                                          extraFields: PrinterIdentityJSON.fields(for: message)) {
                         fields += decoded
@@ -64,12 +64,18 @@ package enum TagReportJSON {
         guard let bytes = report.ndefBytes else { return lines }
         if bytes.isEmpty { return lines + ["  (empty NDEF message)"] }
         do {
-            let message = try NDEFMessage(bytes: bytes, mode: .relaxed)
+            let message = try decodedMessage(report)
             lines += try NDEFText.lines(message, mode: .relaxed).map { "  " + $0 }
             lines += TagSpecificDetails.lines(for: message).map { "  " + $0 }
         } catch {
             lines.append("  malformed NDEF message: " + NDEFText.safe(String(describing: error)))
         }
         return lines
+    }
+
+    /// The message the session decoded from the report's non-empty bytes, or why it could not.
+    private static func decodedMessage(_ report: NFCTagReport) throws -> NDEFMessage {
+        if let message = report.ndefMessage { return message }
+        throw report.ndefDecodingError ?? NDEFError.emptyMessage
     }
 }

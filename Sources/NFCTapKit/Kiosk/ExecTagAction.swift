@@ -45,7 +45,7 @@ package final class ExecTagAction: KioskAction {
             "NFCTAP_READER": report.tag.reader.name,
         ]
         if let product = report.details?.product { vars["NFCTAP_PRODUCT"] = product }
-        if let message = report.ndefBytes.flatMap({ try? NDEFMessage(bytes: $0, mode: .relaxed) }) {
+        if let message = report.ndefMessage {
             for record in message.records {
                 if case let .uri(uri)? = try? record.parsed(mode: .relaxed) {
                     vars["NFCTAP_URI"] = uri.uri

@@ -2,8 +2,9 @@ import CoreNFCLinux
 import Logging
 
 /// What the kiosk does with each tag (`json`, `exec`, `pair`). Called on the session's queue,
-/// one tag at a time, before the reader's feedback.
-package protocol KioskAction: AnyObject {
+/// one tag at a time, before the reader's feedback; a reload hands the next one over from the
+/// signal thread.
+package protocol KioskAction: AnyObject, Sendable {
     /// Handles one tap. Never throws: a failure is a result (red LED, logged).
     func handle(_ report: NFCTagReport) -> KioskActionResult
     /// Releases what the action holds (its output file); called when a reload replaces it or at stop.

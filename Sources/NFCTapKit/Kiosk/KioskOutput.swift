@@ -1,5 +1,6 @@
 import Foundation
 import RecordOutput
+import Synchronization
 
 /// Where the kiosk's JSON lines go: stdout, or a `DurableRecordFile` (the writer `inventory`
 /// uses: created 0640, refused when it is not the kiosk's output, locked against a second
@@ -8,13 +9,15 @@ import RecordOutput
 ///
 /// One process must hold one descriptor per file (its lock is per process), so a reload that
 /// names the same file shares it: opening it again reopens it (SIGHUP's logrotate convention).
-package final class KioskOutput: @unchecked Sendable {
-    // @unchecked: `closed` is behind the pool's lock; the file is thread-safe.
+package final class KioskOutput: Sendable {
     package let path: String
     private let file: DurableRecordFile
     /// The pool's name for the file (nil for stdout).
     private let poolKey: String?
-    private var closed = false
+    /// Set by `close()` (under the pool's lock too).
+    private let closed = Mutex(false)
+    /// The error of the last `keepingError` write, for a writer that cannot throw.
+    private let lastWriteError = Mutex<(any Error)?>(nil)
 
     private init(path: String, file: DurableRecordFile, poolKey: String?) {
         self.path = path
@@ -49,6 +52,20 @@ package final class KioskOutput: @unchecked Sendable {
         try file.append(line + "\n")
     }
 
+    /// Appends `line` for a writer that cannot throw (the JSON pairing handler): a failure is kept
+    /// for `takeWriteError()`.
+    package func write(keepingError line: String) {
+        do { try write(line: line) } catch { lastWriteError.withLock { $0 = error } }
+    }
+
+    /// The failure of the last `write(keepingError:)` since the previous call, cleared.
+    package func takeWriteError() -> (any Error)? {
+        lastWriteError.withLock { last in
+            defer { last = nil }
+            return last
+        }
+    }
+
     /// Lets go of the file (closed once its last user has; stdout stays open).
     package func close() {
         guard let poolKey else { return }
@@ -60,8 +77,8 @@ package final class KioskOutput: @unchecked Sendable {
     private static let pool = Pool()
 
     /// Open files by path, with their users.
-    private final class Pool: @unchecked Sendable {
-        private let lock = NSLock()
+    private final class Pool: Sendable {
+        private let files = Mutex<[String: (file: DurableRecordFile, users: Int)]>([:])
 
         /// The path with its directory resolved (`/var/log/../log/x` and a symlinked directory
         /// name the same file, so they share one descriptor and one lock).
@@ -72,10 +89,8 @@ package final class KioskOutput: @unchecked Sendable {
             return String(cString: resolved) + "/" + (path as NSString).lastPathComponent
         }
 
-        private var files: [String: (file: DurableRecordFile, users: Int)] = [:]
-
         func acquire(_ key: String, path: String, sync: Bool, calls: FileCalls) throws -> DurableRecordFile {
-            try lock.withLock {
+            try files.withLock { files in
                 if let entry = files[key] {
                     try entry.file.reopen()
                     entry.file.syncsEachRecord = sync
@@ -93,9 +108,11 @@ package final class KioskOutput: @unchecked Sendable {
         }
 
         func release(_ key: String, closing output: KioskOutput) {
-            lock.withLock {
-                guard !output.closed, var entry = files[key] else { return }
-                output.closed = true
+            files.withLock { files in
+                guard output.closed.withLock({ closed in
+                    defer { closed = true }
+                    return !closed
+                }), var entry = files[key] else { return }
                 entry.users -= 1
                 if entry.users <= 0 {
                     entry.file.close()

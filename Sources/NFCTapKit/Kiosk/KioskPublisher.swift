@@ -30,6 +30,6 @@ package enum KioskPublisher {
         return forwarder
     }
 
-    /// Lives as long as the kiosk.
+    /// Lives as long as the kiosk. `nonisolated(unsafe)`: set once by the kiosk's start-up thread.
     nonisolated(unsafe) private static var monitor: ForwarderMonitor?
 }

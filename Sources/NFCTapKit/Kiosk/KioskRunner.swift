@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NDEF
 import NFCReaders
+import Synchronization
 
 /// `nfctap kiosk`'s engine: one multi-read session at a time, forever; every tag goes to the
 /// configured action, whose result decides the reader's feedback.
@@ -16,8 +17,7 @@ import NFCReaders
 ///   and the running one kept.
 ///
 /// Tests and the soak drive it in-process with injected backends, clock and sleep.
-package final class KioskRunner: @unchecked Sendable {
-    // @unchecked: mutable state is behind `state`; the action is used under `actionGate`.
+package final class KioskRunner: Sendable {
 
     /// What the runner gets from outside (replaced by tests and the soak).
     package struct Dependencies: Sendable {
@@ -51,7 +51,7 @@ package final class KioskRunner: @unchecked Sendable {
         var logger: Logger
         var stopping = false
         var restartRequested = false
-        var session: NFCNDEFReaderSession?
+        var session: RunningSession?
         var pause: Task<Void, any Error>?
         /// UIDs handled successfully, and when (for the duplicate window).
         var recent: [String: ContinuousClock.Instant] = [:]
@@ -59,10 +59,18 @@ package final class KioskRunner: @unchecked Sendable {
         var tapsHandled = 0
     }
 
-    private let state: KioskLocked<State>
+    /// The session being run, handed from the run loop to `stop()` and `reload`.
+    // @unchecked: NFCNDEFReaderSession is not Sendable (CoreNFCLinux is in Swift 5 mode), yet its
+    // methods are thread-safe (its state is behind its engine's lock): the run loop iterates its
+    // events, other threads only invalidate it.
+    private struct RunningSession: @unchecked Sendable {
+        let session: NFCNDEFReaderSession
+    }
+
+    private let state: Mutex<State>
     /// Held while an action runs; a reload swaps actions under it, so the old action is never
     /// closed under a tap.
-    private let actionGate = NSLock()
+    private let actionGate = Mutex(())
     private let dependencies: Dependencies
     /// `--quiet`: no LED/buzzer whatever the configuration says.
     private let quiet: Bool
@@ -73,7 +81,7 @@ package final class KioskRunner: @unchecked Sendable {
         var logger = logger
         logger.logLevel = configuration.logLevel
         let action = try dependencies.makeAction(configuration)
-        self.state = KioskLocked(State(configuration: configuration, action: action, logger: logger))
+        self.state = Mutex(State(configuration: configuration, action: action, logger: logger))
         self.dependencies = dependencies
         self.quiet = quiet
     }
@@ -123,21 +131,22 @@ package final class KioskRunner: @unchecked Sendable {
             await pause(delay)
         }
         let action = state.withLock { $0.action }
-        actionGate.withLock { action.close() }
+        actionGate.withLock { _ in action.close() }
         logger.notice("stopped")
         emit(.stopped)
     }
 
     /// A new session for the current configuration, registered before it starts; nil once stopping.
     private func startSession() -> (NFCNDEFReaderSession, Int)? {
-        state.withLock { s in
+        let started = state.withLock { s -> (RunningSession, Int)? in
             guard !s.stopping else { return nil }
-            let session = NFCNDEFReaderSession(configuration: sessionConfiguration(s.configuration),
-                                               environment: environment(s.configuration))
-            s.session = session
+            let running = RunningSession(session: NFCNDEFReaderSession(configuration: sessionConfiguration(s.configuration),
+                                                                       environment: environment(s.configuration)))
+            s.session = running
             s.sessionsStarted += 1
-            return (session, s.sessionsStarted)
+            return (running, s.sessionsStarted)
         }
+        return started.map { ($0.0.session, $0.1) }
     }
 
     private func sessionConfiguration(_ c: KioskConfiguration) -> NFCSessionConfiguration {
@@ -157,11 +166,8 @@ package final class KioskRunner: @unchecked Sendable {
 
     private func environment(_ c: KioskConfiguration) -> NFCReaderEnvironment {
         let make = dependencies.makeBackends
-        let onService: @Sendable (ReaderBackendKind, ReaderError?) -> Void = { [weak self] kind, error in
-            self?.serviceChanged(kind, error)
-        }
         return NFCReaderEnvironment(
-            makeBackends: { try make(c).map { ObservedBackend($0, onServiceChange: onService) } },
+            makeBackends: { try make(c) },
             makeNDEFOperations: { try $0.ndefOperations() },
             slot: slot)
     }
@@ -174,6 +180,10 @@ package final class KioskRunner: @unchecked Sendable {
         case let .readerRemoved(info):
             logger.warning("reader removed", metadata: ["reader": "\(info.name)", "backend": "\(info.backend.rawValue)"])
             emit(.readerRemoved(info.name))
+        case let .serviceLost(kind, error):
+            serviceChanged(kind, error)
+        case let .serviceRestored(kind):
+            serviceChanged(kind, nil)
         default:
             break
         }
@@ -214,8 +224,10 @@ package final class KioskRunner: @unchecked Sendable {
     /// The session's `tagReportHandler`: the action's verdict (duplicates within the window
     /// count as handled). Runs on the session queue, one tag at a time.
     package func handleTap(_ report: NFCTagReport) -> Bool {
-        actionGate.lock()
-        defer { actionGate.unlock() }
+        actionGate.withLock { _ in handleTapHoldingGate(report) }
+    }
+
+    private func handleTapHoldingGate(_ report: NFCTagReport) -> Bool {
         let uid = report.tag.uid.hexString
         let now = dependencies.now()
         let (action, logger, window, duplicate) = state.withLock { s -> (any KioskAction, Logger, Duration, Bool) in
@@ -259,12 +271,12 @@ package final class KioskRunner: @unchecked Sendable {
 
     /// Ends the kiosk: the tag in hand is finished first, then `run()` returns.
     package func stop(signal: Int32 = SIGTERM) {
-        let (session, pause) = state.withLock { s -> (NFCNDEFReaderSession?, Task<Void, any Error>?) in
+        let (running, pause) = state.withLock { s -> (RunningSession?, Task<Void, any Error>?) in
             s.stopping = true
             return (s.session, s.pause)
         }
         logger.notice("stopping", metadata: ["signal": "\(signal)"])
-        session?.invalidate(reason: .signal(signal))
+        running?.session.invalidate(reason: .signal(signal))
         pause?.cancel()
     }
 
@@ -282,8 +294,8 @@ package final class KioskRunner: @unchecked Sendable {
             emit(.reloaded(succeeded: false))
             return false
         }
-        let (old, session, pause) = actionGate.withLock {
-            state.withLock { s -> (any KioskAction, NFCNDEFReaderSession?, Task<Void, any Error>?) in
+        let (old, session, pause) = actionGate.withLock { _ in
+            state.withLock { s -> (any KioskAction, RunningSession?, Task<Void, any Error>?) in
                 let old = s.action
                 let newSession = fresh.needsNewSession(comparedTo: s.configuration)
                 s.action = action
@@ -297,7 +309,7 @@ package final class KioskRunner: @unchecked Sendable {
         old.close()
         logger.notice("configuration reloaded", metadata: ["action": "\(fresh.actionName)", "new_session": "\(session != nil)"])
         emit(.reloaded(succeeded: true))
-        session?.invalidate()
+        session?.session.invalidate()
         pause?.cancel()
         return true
     }

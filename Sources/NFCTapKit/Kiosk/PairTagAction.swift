@@ -7,12 +7,11 @@ import ZebraPrinter
 /// `"action": "pair"`: a Zebra printer tag goes to the configured `PairingHandler` (BlueZ, the
 /// exec hook, or a JSON line to `output`); any other tag is refused (red) and logged.
 /// Success = the handler paired / printed / its program exited 0.
-package final class PairTagAction: KioskAction {
+// @unchecked: `any PairingHandler` is not Sendable yet (Pairing is in Swift 5 mode); the runner calls `handle` under its action gate, one tap at a time.
+package final class PairTagAction: KioskAction, @unchecked Sendable {
     private let handler: any PairingHandler
     private let options: PairingOptions
     private let output: KioskOutput?
-    /// The JSON handler's output closure cannot throw: its write error is kept here.
-    private let lastWriteError = KioskLocked<(any Error)?>(nil)
 
     package init(with target: KioskConfiguration.PairWith, options: PairingOptions, output: KioskConfiguration.Output, sync: Bool) throws {
         self.options = options
@@ -26,10 +25,8 @@ package final class PairTagAction: KioskAction {
         case .json:
             let out = try KioskOutput.open(output, sync: sync)
             self.output = out
-            let box = lastWriteError
-            handler = JSONPairingHandler { line in
-                do { try out.write(line: line) } catch { box.withLock { $0 = error } }
-            }
+            // The handler's output closure cannot throw: the output keeps its write error.
+            handler = JSONPairingHandler { line in out.write(keepingError: line) }
         }
     }
 
@@ -42,8 +39,7 @@ package final class PairTagAction: KioskAction {
 
     package func handle(_ report: NFCTagReport) -> KioskActionResult {
         guard report.completed else { return .failure("read incomplete, not paired") }
-        guard let bytes = report.ndefBytes, !bytes.isEmpty,
-              let message = try? NDEFMessage(bytes: bytes, mode: .relaxed) else {
+        guard let message = report.ndefMessage else {
             return .failure("not a Zebra printer tag (no NDEF message)")
         }
         let identity: PrinterIdentity
@@ -57,9 +53,9 @@ package final class PairTagAction: KioskAction {
         }
         let printer: Logger.Metadata = ["serial": "\(identity.serial)"]
         do {
-            lastWriteError.withLock { $0 = nil }
+            _ = output?.takeWriteError()
             let result = try handler.pair(identity, options: options)
-            if let error = lastWriteError.withLock({ $0 }) { return .failure("\(error)", printer) }
+            if let error = output?.takeWriteError() { return .failure("\(error)", printer) }
             switch result {
             case let .paired(p): return .success("paired", printer.merging(["mac": "\(p.address)", "transport": "\(p.transport.rawValue)"]) { $1 })
             case let .alreadyPaired(p): return .success("already paired", printer.merging(["mac": "\(p.address)", "transport": "\(p.transport.rawValue)"]) { $1 })

@@ -4,6 +4,7 @@ import Foundation
 /// `pair`'s messages on stderr. While waiting for a tap on a terminal it also keeps a spinner
 /// with the seconds left on the last line, cleared before any other message; when stderr is
 /// not a terminal (a pipe, a log) only plain lines are written.
+// @unchecked: the spinner's timer, flag and frame are used on `queue` only.
 package final class PairConsole: @unchecked Sendable {
     private let queue = DispatchQueue(label: "nfctap.pair.console")
     private let isTerminal: Bool

@@ -26,7 +26,7 @@ package enum PairTagVerdict {
             self = .notZebra(holds: "an empty NDEF message")
             return
         }
-        guard let message = try? NDEFMessage(bytes: bytes, mode: .relaxed) else {
+        guard let message = report.ndefMessage else {
             self = .notZebra(holds: "a malformed NDEF message")
             return
         }

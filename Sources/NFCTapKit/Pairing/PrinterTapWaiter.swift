@@ -1,12 +1,13 @@
 import CoreNFCLinux
 import Dispatch
 import Foundation
+import Synchronization
 import ZebraPrinter
 
 /// Waits for a Zebra printer tag: a read session over `NFCReaderEnvironment.shared` that goes on
 /// through taps of other tags (each gets a line saying what it holds and the reader's red light)
 /// until a printer tag (green + beep), an unusable Zebra tag, the time limit, or `interrupt`.
-package final class PrinterTapWaiter: @unchecked Sendable {
+package final class PrinterTapWaiter: Sendable {
     package enum Outcome {
         case printer(PrinterIdentity)
         /// A Zebra URL with a broken query.
@@ -20,9 +21,13 @@ package final class PrinterTapWaiter: @unchecked Sendable {
     private let console: PairConsole
     private let configuration: NFCSessionConfiguration
     private let environment: NFCReaderEnvironment
-    private let lock = NSLock()
-    private var session: NFCNDEFReaderSession?
-    private var interruptedBy: Int32?
+    private struct State {
+        /// Ends the running session for a signal.
+        var endSession: (@Sendable (Int32) -> Void)?
+        var interruptedBy: Int32?
+    }
+
+    private let state = Mutex(State())
 
     /// - Parameters:
     ///   - timeout: the session's time limit; nil = wait until interrupted.
@@ -42,29 +47,31 @@ package final class PrinterTapWaiter: @unchecked Sendable {
 
     /// Blocks until the outcome is known (the session runs on its own queues and a detached task).
     package func wait() -> Outcome {
-        let session = NFCNDEFReaderSession(invalidateAfterFirstRead: false, configuration: configuration,
-                                           environment: environment)
-        lock.withLock { self.session = session }
+        // NFCNDEFReaderSession is not Sendable (CoreNFCLinux is in Swift 5 mode); its state is
+        // behind its engine's lock, and `interrupt()` only invalidates it, which is thread-safe.
+        nonisolated(unsafe) let running = NFCNDEFReaderSession(invalidateAfterFirstRead: false, configuration: configuration,
+                                                               environment: environment)
+        state.withLock { $0.endSession = { running.invalidate(reason: .signal($0)) } }
         let deadline = configuration.timeLimit.map { ContinuousClock.now + $0 }
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var outcome = Outcome.ended(nil)
         Task.detached { [self] in
-            outcome = await self.run(session, deadline: deadline)
+            outcome = await self.run(running, deadline: deadline)
             done.signal()
         }
         done.wait()
         console.stopSpinner()
-        if let signal = lock.withLock({ interruptedBy }) { return .interrupted(signal) }
+        if let signal = state.withLock({ $0.interruptedBy }) { return .interrupted(signal) }
         return outcome
     }
 
     /// Ends the wait (SIGINT/SIGTERM/SIGHUP): the session is invalidated with Core NFC's 200.
     package func interrupt(_ signal: Int32) {
-        let session = lock.withLock { () -> NFCNDEFReaderSession? in
-            interruptedBy = signal
-            return self.session
+        // Under the lock: invalidating only queues the session's end, it calls nothing back here.
+        state.withLock { s in
+            s.interruptedBy = signal
+            s.endSession?(signal)
         }
-        session?.invalidate(reason: .signal(signal))
     }
 
     private func run(_ session: NFCNDEFReaderSession, deadline: ContinuousClock.Instant?) async -> Outcome {

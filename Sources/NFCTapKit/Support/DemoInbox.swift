@@ -1,8 +1,9 @@
 import Foundation
 
 /// A blocking queue between a session's threads and the demo's steps.
+// @unchecked: `items` is behind `condition` (a condition variable: `take` waits on it, which a
+// Mutex cannot).
 package final class DemoInbox<Element>: @unchecked Sendable {
-    // @unchecked: `items` is behind `condition`.
     private let condition = NSCondition()
     private var items: [Element] = []
 

@@ -1,18 +1,31 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The desk side of a command on stderr: the "Hold a tag near …" line, a spinner with the seconds
 /// left (terminals only), and messages that first clear the spinner line. Every stderr write of
 /// the command goes through here while it waits, so lines never interleave with the spinner.
 /// Call `clear()` before writing to stdout when both may be the same terminal.
-package final class Prompt: @unchecked Sendable {
+package final class Prompt: Sendable {
     package let style: PromptStyle
-    private let lock = NSLock()
     private let deadline: Date?
-    private var timer: DispatchSourceTimer?
-    private var spinnerShown = false
-    private var frame = 0
-    private var status = ""
+
+    private struct State {
+        var timer: (any DispatchSourceTimer)?
+        var spinnerShown = false
+        var frame = 0
+        var status = ""
+
+        /// Removes the spinner line if it is shown.
+        mutating func eraseSpinner() {
+            guard spinnerShown else { return }
+            Prompt.write("\r\u{1B}[K")
+            spinnerShown = false
+        }
+    }
+
+    /// Every stderr write happens under it, so lines and the spinner never interleave.
+    private let state = Mutex(State())
 
     private static let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
@@ -22,19 +35,19 @@ package final class Prompt: @unchecked Sendable {
         deadline = timeout.map { Date().addingTimeInterval($0) }
     }
 
-    deinit { timer?.cancel() }
+    deinit { state.withLock { $0.timer?.cancel() } }
 
     /// Prints `text` as a line, then (on a terminal) starts the spinner with `status` beside it.
     package func start(_ text: String, status: String = "waiting") {
         message(text)
         guard style.live else { return }
-        lock.withLock {
-            self.status = status
-            guard timer == nil else { return }
+        state.withLock { s in
+            s.status = status
+            guard s.timer == nil else { return }
             let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "nfctap.prompt"))
             source.schedule(deadline: .now(), repeating: .milliseconds(100))
             source.setEventHandler { [weak self] in self?.tick() }
-            timer = source
+            s.timer = source
             source.resume()
         }
     }
@@ -42,49 +55,43 @@ package final class Prompt: @unchecked Sendable {
     /// A line on stderr (the spinner line is cleared first and comes back at the next tick).
     package func message(_ text: String, _ colour: PromptStyle.Colour? = nil) {
         let painted = colour.map { style.paint(text, $0) } ?? text
-        lock.withLock {
-            eraseSpinner()
-            write(painted + "\n")
+        state.withLock { s in
+            s.eraseSpinner()
+            Self.write(painted + "\n")
         }
     }
 
     /// Removes the spinner line now (before stdout output); it comes back at the next tick.
     package func clear() {
-        lock.withLock { eraseSpinner() }
+        state.withLock { $0.eraseSpinner() }
     }
 
     /// Stops the spinner for good and removes its line.
     package func stop() {
-        lock.withLock {
-            timer?.cancel()
-            timer = nil
-            eraseSpinner()
+        state.withLock { s in
+            s.timer?.cancel()
+            s.timer = nil
+            s.eraseSpinner()
         }
     }
 
-    // MARK: Private (called with the lock held)
-
     private func tick() {
-        lock.withLock {
-            guard timer != nil else { return }
-            frame = (frame + 1) % Self.frames.count
-            var line = "\(Self.frames[frame]) \(status)"
+        let deadline = self.deadline
+        let style = self.style
+        state.withLock { s in
+            guard s.timer != nil else { return }
+            s.frame = (s.frame + 1) % Self.frames.count
+            var line = "\(Self.frames[s.frame]) \(s.status)"
             if let deadline {
                 let left = max(0, Int(deadline.timeIntervalSinceNow.rounded(.up)))
                 line += " · \(left) s left"
             }
-            write("\r" + style.paint(line, .dim) + "\u{1B}[K")
-            spinnerShown = true
+            Self.write("\r" + style.paint(line, .dim) + "\u{1B}[K")
+            s.spinnerShown = true
         }
     }
 
-    private func eraseSpinner() {
-        guard spinnerShown else { return }
-        write("\r\u{1B}[K")
-        spinnerShown = false
-    }
-
-    private func write(_ text: String) {
+    private static func write(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
     }
 }

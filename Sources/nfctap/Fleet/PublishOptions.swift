@@ -2,6 +2,7 @@ import ArgumentParser
 import Fleet
 import Foundation
 import NFCTapKit
+import Synchronization
 
 /// `--publish URL` and `--mqtt-ca FILE` (inventory, fleet forward).
 struct PublishOptions: ParsableArguments {
@@ -49,13 +50,5 @@ struct PublishOptions: ParsableArguments {
     }
 
     /// Monitors live as long as the process.
-    private static let monitors = LockedBox<[ForwarderMonitor]>([])
-}
-
-/// A value behind a lock.
-final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
+    private static let monitors = Mutex<[ForwarderMonitor]>([])
 }

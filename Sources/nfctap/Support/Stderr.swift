@@ -3,7 +3,7 @@ import Foundation
 import NFCTapKit
 
 /// A failure with the message the user sees and the documented exit code.
-struct CLIError: Error, CustomStringConvertible {
+struct CLIError: Error, CustomStringConvertible, Sendable {
     var message: String
     var exit: ExitCode
 
