@@ -8,7 +8,7 @@ import Synchronization
 
 /// One `nfctap apdu`: an `NFCTagReaderSession(pollingOption: .iso14443)` that connects to the
 /// first ISO 7816 card, sends the APDUs in order, prints each reply, then ends.
-// @unchecked: the commands' NFCISO7816APDU objects (not Sendable: CoreNFCLinux is in Swift 5 mode)
+// @unchecked: the commands' NFCISO7816APDU objects (not Sendable, as in Apple's Core NFC)
 // are immutable once parsed; the rest is immutable, Sendable, or a Mutex.
 final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
     let commands: [(bytes: [UInt8], apdu: NFCISO7816APDU)]
@@ -61,7 +61,7 @@ final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
             session.invalidate()
             return
         }
-        // The card and session objects are not Sendable (CoreNFCLinux is in Swift 5 mode); their
+        // The card and session objects are not Sendable (as in Apple's Core NFC); their
         // methods are thread-safe, and from here on only this task uses them.
         nonisolated(unsafe) let target = card
         nonisolated(unsafe) let session = session

@@ -41,7 +41,7 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, Sendable {
         configuration.tagReportHandler = { [self] report in handle(report) }
         let session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false,
                                            configuration: configuration, environment: readers.environment)
-        // NFCNDEFReaderSession is not Sendable (CoreNFCLinux is in Swift 5 mode); `invalidate()` is thread-safe.
+        // NFCNDEFReaderSession is not Sendable (as in Apple's Core NFC); `invalidate()` is thread-safe.
         nonisolated(unsafe) let running = session
         state.withLock { $0.endSession = { running.invalidate() } }
         return DeskSession.run(session, outcome: outcome, prompt: prompt)

@@ -8,7 +8,7 @@ import Synchronization
 /// One `nfctap write`: a read-write `NFCNDEFReaderSession` (the delegate takes the tags) that
 /// connects to the first single tag, checks its status and capacity, writes, reads back and
 /// compares, optionally locks, then ends.
-// @unchecked: the message's NFCNDEFMessage (not Sendable: CoreNFCLinux is in Swift 5 mode) is never
+// @unchecked: the message's NFCNDEFMessage (not Sendable, as in Apple's Core NFC) is never
 // changed once built; the rest is immutable, Sendable, or a Mutex.
 final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     let message: WriteMessage
@@ -60,7 +60,7 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
             return !working
         }
         guard first else { return }
-        // The tag and session objects are not Sendable (CoreNFCLinux is in Swift 5 mode); their
+        // The tag and session objects are not Sendable (as in Apple's Core NFC); their
         // methods are thread-safe, and from here on only this task uses them.
         nonisolated(unsafe) let tag = tags[0]
         nonisolated(unsafe) let session = session

@@ -6,7 +6,7 @@ import Synchronization
 /// The agent's reader session: an `NFCNDEFReaderSession` that reads every tag on every reader
 /// (matching `--reader`) without time limit, survives readers and pcscd coming and going, and
 /// does not pause itself (`pausesBackgroundReading` = false). Reports go to `inbox`.
-// @unchecked: `session` (not Sendable: CoreNFCLinux is in Swift 5 mode) is set once in `init`; its
+// @unchecked: `session` (not Sendable, as in Apple's Core NFC) is set once in `init`; its
 // methods are thread-safe. The end error is behind a Mutex.
 package final class AgentReader: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     private var session: NFCNDEFReaderSession!

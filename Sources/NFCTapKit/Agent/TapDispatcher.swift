@@ -54,8 +54,7 @@ package struct TapDispatcher {
             let pid = try ProgramLauncher.launch(["xdg-open", url], environment: environment)
             return .done("xdg-open started (pid \(pid))")
         case let .pair(identity)?:
-            // PairingHandler is not Sendable yet (Pairing is in Swift 5 mode): this thread is its only user.
-            nonisolated(unsafe) let handler = try pairWith.makeHandler()
+            let handler = try pairWith.makeHandler()
             let options = pairingOptions
             Thread.detachNewThread {
                 let text: String

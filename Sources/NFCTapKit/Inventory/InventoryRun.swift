@@ -6,7 +6,7 @@ import Synchronization
 /// One inventory session: a multi-read `NFCNDEFReaderSession` over every matching reader that
 /// outlives readers coming and going (`readerRemovalEndsSession = false`), reads tag details, and
 /// hands every tag to `handler` before the reader's feedback.
-// @unchecked: `session` (not Sendable: CoreNFCLinux is in Swift 5 mode) is set once in `init`, and
+// @unchecked: `session` (not Sendable, as in Apple's Core NFC) is set once in `init`, and
 // its methods are thread-safe; the rest is a Mutex and a semaphore.
 package final class InventoryRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     /// Set in `init` (the session needs `self` as its delegate).

@@ -60,7 +60,7 @@ package final class KioskRunner: Sendable {
     }
 
     /// The session being run, handed from the run loop to `stop()` and `reload`.
-    // @unchecked: NFCNDEFReaderSession is not Sendable (CoreNFCLinux is in Swift 5 mode), yet its
+    // @unchecked: NFCNDEFReaderSession is not Sendable (as in Apple's Core NFC), yet its
     // methods are thread-safe (its state is behind its engine's lock): the run loop iterates its
     // events, other threads only invalidate it.
     private struct RunningSession: @unchecked Sendable {

@@ -7,8 +7,7 @@ import ZebraPrinter
 /// `"action": "pair"`: a Zebra printer tag goes to the configured `PairingHandler` (BlueZ, the
 /// exec hook, or a JSON line to `output`); any other tag is refused (red) and logged.
 /// Success = the handler paired / printed / its program exited 0.
-// @unchecked: `any PairingHandler` is not Sendable yet (Pairing is in Swift 5 mode); the runner calls `handle` under its action gate, one tap at a time.
-package final class PairTagAction: KioskAction, @unchecked Sendable {
+package final class PairTagAction: KioskAction, Sendable {
     private let handler: any PairingHandler
     private let options: PairingOptions
     private let output: KioskOutput?

@@ -47,7 +47,7 @@ package final class PrinterTapWaiter: Sendable {
 
     /// Blocks until the outcome is known (the session runs on its own queues and a detached task).
     package func wait() -> Outcome {
-        // NFCNDEFReaderSession is not Sendable (CoreNFCLinux is in Swift 5 mode); its state is
+        // NFCNDEFReaderSession is not Sendable (as in Apple's Core NFC); its state is
         // behind its engine's lock, and `interrupt()` only invalidates it, which is thread-safe.
         nonisolated(unsafe) let running = NFCNDEFReaderSession(invalidateAfterFirstRead: false, configuration: configuration,
                                                                environment: environment)
