@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Generates udev/60-nfctap.rules and Sources/NFCReaders/KnownReaders.swift from
+# Generates udev/60-nfctap.rules and Sources/ReaderCore/KnownReaders.swift from
 # udev/known-readers.tsv (the one list of readers). Usage: scripts/gen-known-readers.sh [OUTDIR]
 # (OUTDIR defaults to the package root; PackagingTests regenerates into a temporary directory and
 # compares).
@@ -60,4 +60,4 @@ cat <<'TAIL'
     }
 }
 TAIL
-} >"$out/Sources/NFCReaders/KnownReaders.swift"
+} >"$out/Sources/ReaderCore/KnownReaders.swift"

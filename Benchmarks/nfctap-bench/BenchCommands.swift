@@ -5,6 +5,7 @@ import Foundation
 import NDEF
 import NFCReaders
 import NFCTags
+import ReaderCore
 import TagEmulation
 
 /// Runs `nfctap-bench <subcommand> …` and exits; returns when no subcommand was given.

@@ -2,6 +2,7 @@ import CoreNFCLinux
 import Foundation
 import NFCReaders
 import NFCTags
+import ReaderCore
 import TagEmulation
 
 /// Tap latency through the real pcscd: from the moment a vpcd card connects (the tag "arrives"

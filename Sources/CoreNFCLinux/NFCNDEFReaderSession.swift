@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import NFCReaders
 
 /// Core NFC's `NFCNDEFReaderSession`: reads NDEF messages, or (when the delegate implements
 /// `readerSession(_:didDetect:)`) hands out tags to read and write.

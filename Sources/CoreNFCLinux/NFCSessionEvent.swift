@@ -1,4 +1,4 @@
-import NFCReaders
+import ReaderCore
 
 /// Linux: what a session reports on its `events` sequence.
 public enum NFCSessionEvent: @unchecked Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import NFCReaders
+import ReaderCore
 
 /// Linux addition: what a read session found on one tag, whether or not it held a message.
 /// Emitted as `NFCSessionEvent.tagReport` for every tag read, and handed to

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import NFCReaders
 import NFCTags
+import ReaderCore
 
 /// True the first time `raise()` is called.
 final class OnceFlag: @unchecked Sendable {

@@ -1,6 +1,6 @@
 import Foundation
-import NFCReaders
 import NFCTags
+import ReaderCore
 
 /// The object behind every `NFCNDEFTag` a session hands out: one presence of a tag, valid for
 /// one polling generation. Operations run on the session's engine and answer on `sessionQueue`.

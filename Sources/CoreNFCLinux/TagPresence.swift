@@ -1,5 +1,5 @@
-import NFCReaders
 import NFCTags
+import ReaderCore
 
 /// One arrival of a tag on a reader the session uses, from `tagArrived` to `tagLeft`.
 final class TagPresence: @unchecked Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import LibNFC
 import NFCTags
+import ReaderCore
 
 /// Readers reached through libnfc (PN532 / PN533 boards, ACR122U over USB): named
 /// `libnfc:<connstring>`. libnfc has no event API, so a monitor thread polls (one anticollision

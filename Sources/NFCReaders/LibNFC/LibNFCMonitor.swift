@@ -1,6 +1,7 @@
 import Foundation
 import LibNFC
 import NFCTags
+import ReaderCore
 
 /// The libnfc backend's monitoring thread: for each device, poll for a tag while the field is
 /// empty, ping the tag while one is present (and no connection is open), reopen a lost device.

@@ -1,6 +1,7 @@
 import Foundation
 import LibNFC
 import NFCTags
+import ReaderCore
 
 /// One libnfc device as the backend shares it between the monitor thread and tag connections.
 /// libnfc devices are not thread-safe: every device call runs inside `withDevice` (one lock).

@@ -1,6 +1,7 @@
 import Foundation
 import LibNFC
 import NFCTags
+import ReaderCore
 
 /// A connection to one tag on a libnfc device. ISO-DEP tags (SAK bit 0x20) get `apdu`,
 /// Type 2 tags (SAK 00) get `type2`. Every command takes the device lock for one exchange.

@@ -1,5 +1,6 @@
 import Foundation
 import PCSC
+import ReaderCore
 
 /// One reader and the tag on it now (`PCSCBackend.snapshot()`).
 public struct ReaderSnapshot: Sendable {

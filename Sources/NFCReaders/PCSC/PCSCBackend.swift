@@ -1,6 +1,7 @@
 import Foundation
 import NFCTags
 import PCSC
+import ReaderCore
 
 /// Readers and tags through pcsc-lite (pcscd). Each call opens its own PC/SC context, so a backend
 /// keeps working across pcscd restarts and may be used from any thread.

@@ -1,6 +1,7 @@
 import Foundation
 import NFCTags
 import PCSC
+import ReaderCore
 
 /// The monitoring thread of `PCSCBackend`: blocks in SCardGetStatusChange on its own context,
 /// turns state changes into `ReaderEvent`s, survives pcscd restarts.

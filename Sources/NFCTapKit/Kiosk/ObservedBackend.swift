@@ -1,4 +1,4 @@
-import NFCReaders
+import ReaderCore
 
 /// A backend that reports its service going away and coming back (pcscd killed and restarted,
 /// a libnfc device closed) to the kiosk, which sessions do not surface; everything else passes

@@ -1,6 +1,6 @@
 import CoreNFCLinux
 import Foundation
-import NFCReaders
+import ReaderCore
 
 /// Watches what a session does with its backends, for the desk messages Core NFC's surface does
 /// not carry: the readers found when the session started ("Hold a tag near …") and the reader-level

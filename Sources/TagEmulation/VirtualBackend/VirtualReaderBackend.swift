@@ -1,6 +1,6 @@
 import Foundation
-import NFCReaders
 import NFCTags
+import ReaderCore
 
 /// In-process readers with virtual tags: a `ReaderBackend` for `nfctap demo`, tests and the soak.
 ///
