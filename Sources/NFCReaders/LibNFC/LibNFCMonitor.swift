@@ -9,6 +9,7 @@ import ReaderCore
 /// Events per device: `.readerAdded` when first opened; `.tagArrived` / `.tagLeft`;
 /// `.serviceLost(.readerGone)` when an open device fails (after `.tagLeft` for its tag) and
 /// `.serviceRestored` once it is reopened.
+// @unchecked: `stopping` and `finished` are guarded by `condition`, which the thread also waits on (a Mutex cannot wait).
 final class LibNFCMonitor: ReaderMonitor, @unchecked Sendable {
     private let backend: LibNFCBackend
     private let slots: [LibNFCReaderSlot]

@@ -59,7 +59,7 @@ final class LibNFCExchanger {
     /// ERFTRANS (the PN53x saw no answer, or a NAK, or garbage) is resolved with one
     /// anticollision round: the same UID answers → `.transport`, else → `.tagLost`.
     /// The re-selection also wakes a Type 2 tag muted by a NAK.
-    func run<T>(_ body: (LibNFCDevice) throws -> T) throws -> T {
+    func run<T: Sendable>(_ body: (LibNFCDevice) throws -> T) throws -> T {
         guard !abandoned.isRaised else { throw TagError.tagLost }
         do {
             return try slot.withDevice { device, state in
