@@ -13,8 +13,8 @@ import Synchronization
 ///
 /// One thread owns the MQTT client, the reader and the position; `status` and `stop` may be
 /// called from any thread.
+// @unchecked: the vars below are the forwarding thread's alone; what other threads read is in the `shared` Mutex.
 public final class Forwarder: @unchecked Sendable {
-    // @unchecked: the thread's state (the vars below) is touched only by the thread; `shared` is a Mutex.
 
     public enum LogLevel: Sendable { case info, warning, error }
 

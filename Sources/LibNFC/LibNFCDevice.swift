@@ -7,8 +7,7 @@ import Synchronization
 /// libnfc devices are not thread-safe: the owner serializes every call except `abort()`, which
 /// may be called from any thread to interrupt a blocking call (nfc_abort_command).
 /// Do not call `close()` while another thread is inside a call.
-public final class LibNFCDevice: @unchecked Sendable {
-    // @unchecked: the owner serialises every call (see above); only `abort()` crosses threads.
+public final class LibNFCDevice: Sendable {
     /// The context stays alive as long as the device.
     public let context: LibNFCContext
     public let connstring: String

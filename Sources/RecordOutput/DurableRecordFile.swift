@@ -22,9 +22,8 @@ import Synchronization
 ///   > 0; not renamed or replaced: same device and inode). If not, the path is opened again with
 ///   the same checks (a new file is created), so records never go to an unlinked inode.
 /// - `reopen()` does the same on demand: logrotate's SIGHUP convention.
+// @unchecked: `warn`, the caller's closure, need not be Sendable; it is called only with `handle` locked.
 public final class DurableRecordFile: @unchecked Sendable {
-    // @unchecked: `warn` is the caller's closure, not required to be Sendable; it is called only
-    // with `handle` locked (appends from a session queue, reopen from a signal queue).
 
     /// The file, or nil for stdout.
     public let path: String?
