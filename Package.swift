@@ -109,15 +109,16 @@ let package = Package(
         ),
 
         // Ring 1 (unit) and ring 2 (protocol) tests: no services.
-        .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
-        .testTarget(name: "ZebraPrinterTests", dependencies: ["ZebraPrinter", "NDEF"]),
-        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "TagEmulation", "NDEF"]),
+        .testTarget(name: "NDEFTests", dependencies: ["NDEF"], swiftSettings: swift6),
+        .testTarget(name: "ZebraPrinterTests", dependencies: ["ZebraPrinter", "NDEF"], swiftSettings: swift6),
+        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "TagEmulation", "NDEF"], swiftSettings: swift6),
         .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "ReaderCore", "NFCTags", "TagEmulation", "NDEF"]),
-        .testTarget(name: "NFCReadersTests", dependencies: ["ReaderCore", "NFCReaders", "PCSC", "LibNFC", "NFCTags", "TagEmulation"]),
+        .testTarget(name: "NFCReadersTests", dependencies: ["ReaderCore", "NFCReaders", "PCSC", "LibNFC", "NFCTags", "TagEmulation"],
+                    swiftSettings: swift6),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "ZebraPrinter"]),
         .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"]),
-        .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"]),
-        .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT"]),
+        .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"], swiftSettings: swift6),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT"], swiftSettings: swift6),
         // The application's logic without daemons: kiosk configuration and log, inventory output, agent taps, soak verdicts.
         .testTarget(name: "NFCTapKitTests", dependencies: ["NFCTapKit", "CoreNFCLinux", "ReaderCore", "NDEF", "DesktopIntegration",
                                                            "RecordOutput", "Fleet"]),
