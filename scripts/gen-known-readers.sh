@@ -6,7 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root}"
-mkdir -p "$out/udev" "$out/Sources/NFCReaders"
+mkdir -p "$out/udev" "$out/Sources/ReaderCore"
 rows() { grep -v '^#' "$root/udev/known-readers.tsv" | grep -v '^[[:space:]]*$'; }
 
 {
