@@ -46,8 +46,11 @@ let package = Package(
         .target(name: "RecordOutput", swiftSettings: swift6),
 
         // Readers, sessions, pairing.
-        .target(name: "NFCReaders", dependencies: ["NFCTags", "PCSC", "LibNFC"], swiftSettings: swift6),
-        .target(name: "CoreNFCLinux", dependencies: ["NFCReaders", "NFCTags", "NDEF"], swiftSettings: swift6),
+        // The reader model without a C library: backend protocols, tags, events, errors, lanes, trace.
+        .target(name: "ReaderCore", dependencies: ["NFCTags", "NDEF"], swiftSettings: swift6),
+        // The PC/SC and libnfc backends.
+        .target(name: "NFCReaders", dependencies: ["ReaderCore", "NFCTags", "NDEF", "PCSC", "LibNFC"], swiftSettings: swift6),
+        .target(name: "CoreNFCLinux", dependencies: ["ReaderCore", "NFCReaders", "NFCTags", "NDEF"], swiftSettings: swift6),
         .target(name: "Pairing", dependencies: ["ZebraPrinter", "SDBus", "ProcessSpawn", "RecordOutput"], swiftSettings: swift6),
         // Desktop entries, Exec lines, URL claims, launch files: `nfctap agent` (background reading).
         .target(name: "DesktopIntegration", dependencies: ["ProcessSpawn"], swiftSettings: swift6),
@@ -56,14 +59,14 @@ let package = Package(
         .target(name: "Fleet", dependencies: ["MQTT"], swiftSettings: swift6),
 
         // Virtual tags, the vpcd card client and the PN532 emulator (tests, `demo`, `emulate`).
-        .target(name: "TagEmulation", dependencies: ["NFCTags", "NFCReaders", "NDEF"], swiftSettings: swift6),
+        .target(name: "TagEmulation", dependencies: ["ReaderCore", "NFCTags", "NDEF"], swiftSettings: swift6),
 
         // The application: kiosk, inventory, pairing verdicts, the desktop agent, JSON output,
         // journal logging, the soak harness. The `nfctap` executable only parses commands.
         .target(
             name: "NFCTapKit",
             dependencies: [
-                "NDEF", "NFCTags", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "RecordOutput",
+                "NDEF", "NFCTags", "ReaderCore", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "RecordOutput",
                 "DesktopIntegration", "Fleet", "SDBus",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -73,7 +76,7 @@ let package = Package(
             name: "nfctap",
             dependencies: [
                 "NFCTapKit",
-                "NDEF", "NFCTags", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "RecordOutput",
+                "NDEF", "NFCTags", "ReaderCore", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "RecordOutput",
                 "DesktopIntegration", "Fleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -98,14 +101,14 @@ let package = Package(
 
         .executableTarget(
             name: "nfctap-bench",
-            dependencies: ["NDEF", "NFCTags", "NFCReaders", "TagEmulation", "ZebraPrinter", "CoreNFCLinux", "PCSC", "Fleet", "MQTT"],
+            dependencies: ["NDEF", "NFCTags", "ReaderCore", "NFCReaders", "TagEmulation", "ZebraPrinter", "CoreNFCLinux", "PCSC", "Fleet", "MQTT"],
             path: "Benchmarks/nfctap-bench",
             swiftSettings: swift6
         ),
         // The kiosk soak (scripts/soak.sh): N virtual taps in one process, resources sampled.
         .executableTarget(
             name: "nfctap-soak",
-            dependencies: ["NFCTapKit", "CoreNFCLinux", "NFCReaders", "NDEF", "TagEmulation",
+            dependencies: ["NFCTapKit", "CoreNFCLinux", "NDEF", "TagEmulation",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/nfctap-soak",
@@ -113,20 +116,21 @@ let package = Package(
         ),
 
         // Ring 1 (unit) and ring 2 (protocol) tests: no services.
-        .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
-        .testTarget(name: "ZebraPrinterTests", dependencies: ["ZebraPrinter", "NDEF"]),
-        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "TagEmulation", "NDEF"]),
-        .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "NFCReaders", "NFCTags", "TagEmulation", "NDEF"],
+        .testTarget(name: "NDEFTests", dependencies: ["NDEF"], swiftSettings: swift6),
+        .testTarget(name: "ZebraPrinterTests", dependencies: ["ZebraPrinter", "NDEF"], swiftSettings: swift6),
+        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "TagEmulation", "NDEF"], swiftSettings: swift6),
+        .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "ReaderCore", "NFCTags", "TagEmulation", "NDEF"],
                     swiftSettings: swift6),
-        .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "PCSC", "LibNFC", "NFCTags", "TagEmulation"]),
+        .testTarget(name: "NFCReadersTests", dependencies: ["ReaderCore", "NFCReaders", "PCSC", "LibNFC", "NFCTags", "TagEmulation"],
+                    swiftSettings: swift6),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "ZebraPrinter", "SDBus"], swiftSettings: swift6),
         .testTarget(name: "SDBusTests", dependencies: ["SDBus"], swiftSettings: swift6),
         .testTarget(name: "ProcessSpawnTests", dependencies: ["ProcessSpawn"], swiftSettings: swift6),
         .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"], swiftSettings: swift6),
-        .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"]),
-        .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT"]),
+        .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"], swiftSettings: swift6),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT"], swiftSettings: swift6),
         // The application's logic without daemons: kiosk configuration and log, inventory output, agent taps, soak verdicts.
-        .testTarget(name: "NFCTapKitTests", dependencies: ["NFCTapKit", "CoreNFCLinux", "NFCReaders", "NDEF", "DesktopIntegration",
+        .testTarget(name: "NFCTapKitTests", dependencies: ["NFCTapKit", "CoreNFCLinux", "ReaderCore", "NDEF", "DesktopIntegration",
                                                            "RecordOutput", "Fleet"],
                     swiftSettings: swift6),
         // Ring 3 (system): real pcscd + vpcd, libnfc + PN532 emulator, BlueZ mock, the CLI as a user runs it
@@ -134,7 +138,7 @@ let package = Package(
         // Started by scripts/test.sh; each suite is skipped with a clear reason when its daemon is absent.
         .testTarget(
             name: "SystemTests",
-            dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "NFCReaders", "Pairing", "ZebraPrinter",
+            dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "ReaderCore", "NFCReaders", "Pairing", "ZebraPrinter",
                            "CoreNFCLinux", "RecordOutput", "NFCTapKit", "DesktopIntegration", "Fleet", "MQTT", "SDBus"],
             exclude: ["Fixtures/bluez_zebra.py"]
         ),

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Generates udev/60-nfctap.rules and Sources/NFCReaders/KnownReaders.swift from
+# Generates udev/60-nfctap.rules and Sources/ReaderCore/KnownReaders.swift from
 # udev/known-readers.tsv (the one list of readers). Usage: scripts/gen-known-readers.sh [OUTDIR]
 # (OUTDIR defaults to the package root; PackagingTests regenerates into a temporary directory and
 # compares).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root}"
-mkdir -p "$out/udev" "$out/Sources/NFCReaders"
+mkdir -p "$out/udev" "$out/Sources/ReaderCore"
 rows() { grep -v '^#' "$root/udev/known-readers.tsv" | grep -v '^[[:space:]]*$'; }
 
 {
@@ -60,4 +60,4 @@ cat <<'TAIL'
     }
 }
 TAIL
-} >"$out/Sources/NFCReaders/KnownReaders.swift"
+} >"$out/Sources/ReaderCore/KnownReaders.swift"

@@ -9,6 +9,7 @@ import Foundation
 import NDEF
 import NFCReaders
 import NFCTags
+import ReaderCore
 import TagEmulation
 import Synchronization
 

@@ -3,6 +3,7 @@
 import Foundation
 import NFCReaders
 import NFCTags
+import ReaderCore
 import TagEmulation
 
 /// CPU seconds (user + system) of this process's thread named `name`, from /proc.

@@ -2,6 +2,7 @@ import CoreNFCLinux
 import Foundation
 import NFCReaders
 import NFCTags
+import ReaderCore
 import TagEmulation
 import Synchronization
 

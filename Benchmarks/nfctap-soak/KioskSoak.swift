@@ -2,7 +2,6 @@ import CoreNFCLinux
 import Foundation
 import Logging
 import NDEF
-import NFCReaders
 import NFCTapKit
 import TagEmulation
 

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import NFCReaders
+import ReaderCore
 import Synchronization
 
 /// Core NFC's `NFCNDEFReaderSession`: reads NDEF messages, or (when the delegate implements

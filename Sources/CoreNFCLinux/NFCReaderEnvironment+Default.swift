@@ -1,5 +1,6 @@
 import NFCReaders
 import NFCTags
+import ReaderCore
 
 // The production wiring: PC/SC readers first, then libnfc devices named in LIBNFC_DEVICE or
 // /etc/nfc/libnfc.conf (issue 5: no libnfc USB scan that would fight pcscd for an ACR122U).

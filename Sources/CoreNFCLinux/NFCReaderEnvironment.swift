@@ -1,6 +1,6 @@
 import Foundation
-import NFCReaders
 import NFCTags
+import ReaderCore
 import Synchronization
 
 /// Where a session gets its readers, tag logic and time. The process-wide default is `shared`;

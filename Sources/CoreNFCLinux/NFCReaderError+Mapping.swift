@@ -1,5 +1,5 @@
-import NFCReaders
 import NFCTags
+import ReaderCore
 
 /// What a failed exchange was doing: the same tag failure maps to different Core NFC codes
 /// for a read (102) and for a write (401).

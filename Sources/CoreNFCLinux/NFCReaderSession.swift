@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import NFCReaders
+import ReaderCore
 import Synchronization
 
 /// Core NFC's `NFCReaderSessionProtocol`: what a tag's `session` offers.

@@ -1,5 +1,5 @@
 import Foundation
-import NFCReaders
+import ReaderCore
 
 /// Which readers a session listens to. Name queries follow `ReaderSelection`'s one rule: the
 /// reader named exactly so, else the one reader whose name contains the text (ignoring case); a

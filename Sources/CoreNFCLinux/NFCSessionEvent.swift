@@ -1,4 +1,4 @@
-import NFCReaders
+import ReaderCore
 
 /// Linux: what a session reports on its `events` sequence.
 // @unchecked: `NFCNDEFMessage` is a mutable open class (as on iOS); the message is made for the event and not kept by the session.

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import NFCReaders
 
 /// Core NFC's `NFCTagReaderSession`: detects tags by technology and talks to them directly
 /// (APDUs to `.iso7816` tags, native commands to `.miFare` tags), NDEF included.

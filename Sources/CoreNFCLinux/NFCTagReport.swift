@@ -1,6 +1,6 @@
 import Foundation
 import NDEF
-import NFCReaders
+import ReaderCore
 
 /// Linux addition: what a read session found on one tag, whether or not it held a message.
 /// Emitted as `NFCSessionEvent.tagReport` for every tag read, and handed to

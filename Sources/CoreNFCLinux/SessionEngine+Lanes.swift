@@ -1,5 +1,5 @@
 import Foundation
-import NFCReaders
+import ReaderCore
 import Synchronization
 
 /// One tag operation (a read, `connect(to:)`, a command) running on its reader's lane.

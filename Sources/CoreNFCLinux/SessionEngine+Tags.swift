@@ -1,6 +1,6 @@
 import Foundation
-import NFCReaders
 import NFCTags
+import ReaderCore
 
 /// What reading one tag in a read-only session gave.
 enum TagReadOutcome {

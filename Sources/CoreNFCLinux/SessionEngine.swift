@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import NFCReaders
 import NFCTags
+import ReaderCore
 import Synchronization
 
 /// True the first time `raise()` is called.

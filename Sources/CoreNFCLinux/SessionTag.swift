@@ -1,6 +1,6 @@
 import Foundation
-import NFCReaders
 import NFCTags
+import ReaderCore
 import Synchronization
 
 /// The object behind every `NFCNDEFTag` a session hands out: one presence of a tag, valid for

@@ -1,5 +1,5 @@
-import NFCReaders
 import NFCTags
+import ReaderCore
 
 /// One arrival of a tag on a reader the session uses, from `tagArrived` to `tagLeft`.
 // @unchecked: `isPresent` is guarded by the engine's `state` Mutex (read with the phase and generation);

@@ -55,7 +55,7 @@ extension Forwarder {
             }
             if advanced > 0 {
                 let (offset, records) = (position.offset, position.records)
-                lock.withLock {
+                shared.withLock { shared in
                     shared.acknowledgedOffset = offset
                     shared.status.acknowledgedRecords = records
                     shared.status.publishedSinceStart += advanced

@@ -33,7 +33,7 @@ extension Forwarder {
         self.position = position
         persistedOffset = position.offset
         nextSequence = position.records + 1
-        lock.withLock {
+        shared.withLock { shared in
             shared.acknowledgedOffset = position.offset
             shared.status.acknowledgedRecords = position.records
         }

@@ -1,5 +1,6 @@
 import Foundation
 import MQTT
+import Synchronization
 
 /// Publishes a JSONL record file to an MQTT broker, QoS 1, in order, from the last acknowledged
 /// record on, and keeps that position next to the file (README "Fleet").
@@ -12,8 +13,8 @@ import MQTT
 ///
 /// One thread owns the MQTT client, the reader and the position; `status` and `stop` may be
 /// called from any thread.
+// @unchecked: the vars below are the forwarding thread's alone; what other threads read is in the `shared` Mutex.
 public final class Forwarder: @unchecked Sendable {
-    // @unchecked: the thread's state is touched only by the thread; `shared` is behind `lock`.
 
     public enum LogLevel: Sendable { case info, warning, error }
 
@@ -22,8 +23,7 @@ public final class Forwarder: @unchecked Sendable {
     public var onLog: @Sendable (LogLevel, String) -> Void = { _, _ in }
 
     let redact: Redactor
-    let lock = NSLock()
-    var shared = Shared()
+    let shared = Mutex(Shared())
     private let finished = DispatchSemaphore(value: 0)
     private var started = false
 
@@ -77,7 +77,7 @@ public final class Forwarder: @unchecked Sendable {
     /// publishes the retained "offline" status, disconnects and saves the position. Blocks until done.
     public func stop(drain: Duration = .zero) {
         guard started else { return }
-        lock.withLock {
+        shared.withLock { shared in
             shared.stopRequested = true
             shared.drainDeadline = ContinuousClock.now + drain
         }
@@ -87,7 +87,7 @@ public final class Forwarder: @unchecked Sendable {
 
     /// The connection state and backlog now.
     public var status: ForwarderStatus {
-        let (base, offset, since) = lock.withLock { (shared.status, shared.acknowledgedOffset, shared.backlogSince) }
+        let (base, offset, since) = shared.withLock { shared in (shared.status, shared.acknowledgedOffset, shared.backlogSince) }
         var status = base
         if let backlog = try? Backlog.measure(path: configuration.outboxPath, from: offset) {
             status.backlogRecords = backlog.records
@@ -99,7 +99,7 @@ public final class Forwarder: @unchecked Sendable {
                     status.oldestUnsentAge = max(0, Date().timeIntervalSince(since))
                 }
             }
-            lock.withLock {
+            shared.withLock { shared in
                 if backlog.records == 0 { shared.backlogSince = nil } else if shared.backlogSince == nil { shared.backlogSince = Date() }
             }
         }
@@ -109,7 +109,7 @@ public final class Forwarder: @unchecked Sendable {
     func log(_ level: LogLevel, _ message: String) { onLog(level, redact(message)) }
 
     func setConnection(_ connection: ForwarderStatus.Connection, error: String? = nil) {
-        lock.withLock {
+        shared.withLock { shared in
             shared.status.connection = connection
             if let error { shared.status.lastError = redact(error) }
         }
@@ -119,7 +119,7 @@ public final class Forwarder: @unchecked Sendable {
 
     private func run() {
         while true {
-            let (stopping, deadline) = lock.withLock { (shared.stopRequested, shared.drainDeadline) }
+            let (stopping, deadline) = shared.withLock { shared in (shared.stopRequested, shared.drainDeadline) }
             if stopping {
                 let drained = inFlight.isEmpty && (reader.map { (try? $0.peekEmpty()) ?? true } ?? true)
                 if !connected || drained || ContinuousClock.now >= (deadline ?? .now) { break }

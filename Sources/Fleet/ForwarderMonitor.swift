@@ -2,8 +2,8 @@ import Foundation
 
 /// Reports the forwarder's state every `interval` while records wait or the state changed
 /// (inventory's stderr status line, the kiosk log).
+// @unchecked: `last` is touched only on `queue` (the timer's handler), and the timer source is not Sendable.
 public final class ForwarderMonitor: @unchecked Sendable {
-    // @unchecked: `last` is touched only on `queue`.
     private let timer: DispatchSourceTimer
     private let queue = DispatchQueue(label: "nfctap.fleet.monitor")
     private var last: (ForwarderStatus.Connection, UInt64)?

@@ -1,13 +1,13 @@
 import CLibNFC
 import Foundation
+import Synchronization
 
 /// A libnfc library context (`nfc_context`). Wraps nfc_init / nfc_exit; devices opened from it
 /// keep it alive. Listing and opening are serialized by an internal lock (libnfc's context is not
 /// thread-safe).
-public final class LibNFCContext: @unchecked Sendable {
-    // @unchecked: `handle` never changes; the calls that use it run under `lock`.
-    let handle: OpaquePointer
-    private let lock = NSLock()
+public final class LibNFCContext: Sendable {
+    /// The `nfc_context`; every call that uses it holds this lock.
+    private let handle: Mutex<OpaquePointer>
 
     /// Wraps nfc_init. libnfc reads its configuration here: `/etc/nfc/libnfc.conf`,
     /// `/etc/nfc/devices.d/*.conf`, and the environment variables `LIBNFC_DEFAULT_DEVICE`,
@@ -20,22 +20,24 @@ public final class LibNFCContext: @unchecked Sendable {
             nfc_init(&context)
             if context != nil { count += 1 }
         }
-        guard let context else { throw LibNFCError.software }
-        handle = context
+        guard let created = context else { throw LibNFCError.software }
+        handle = Mutex(created)
     }
 
     /// nfc_exit frees libnfc's process-wide driver list along with the context, which breaks every
     /// other live context ("no driver available"). So only the last context alive calls it; an
     /// earlier one leaves its small `nfc_context` allocated (found by the fault matrix).
     deinit {
-        Self.live.withLock { count in
-            count -= 1
-            if count == 0 { nfc_exit(handle) }
+        handle.withLock { handle in
+            Self.live.withLock { count in
+                count -= 1
+                if count == 0 { nfc_exit(handle) }
+            }
         }
     }
 
     /// Contexts alive in this process.
-    private static let live = LockedCount()
+    private static let live = Mutex(0)
 
     /// libnfc's version string (`nfc_version`), e.g. "1.8.0".
     public static var version: String { String(cString: nfc_version()) }
@@ -47,7 +49,7 @@ public final class LibNFCContext: @unchecked Sendable {
         let slot = nfctap_connstring_size()
         let count = Swift.max(1, max)
         var buffer = [CChar](repeating: 0, count: slot * count)
-        let found = lock.withLock {
+        let found = handle.withLock { handle in
             buffer.withUnsafeMutableBufferPointer { nfctap_list_devices(handle, $0.baseAddress, count) }
         }
         return (0..<Swift.min(found, count)).map { i in
@@ -64,21 +66,8 @@ public final class LibNFCContext: @unchecked Sendable {
     /// - Throws: `LibNFCError.noSuchDevice` when libnfc cannot open it (libnfc gives no reason;
     ///   `LIBNFC_LOG_LEVEL=3` prints one).
     public func open(_ connstring: String) throws -> LibNFCDevice {
-        let device: OpaquePointer? = lock.withLock { nfc_open(handle, connstring) }
+        let device: OpaquePointer? = handle.withLock { nfc_open($0, connstring) }
         guard let device else { throw LibNFCError.noSuchDevice }
         return LibNFCDevice(context: self, handle: device, connstring: connstring)
-    }
-}
-
-/// A counter behind a lock (contexts are created and released on any thread).
-final class LockedCount: @unchecked Sendable {
-    // @unchecked: `value` is touched only under `lock`.
-    private let lock = NSLock()
-    private var value = 0
-
-    func withLock<T>(_ body: (inout Int) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }

@@ -1,25 +1,25 @@
 import CLibNFC
 import Foundation
+import Synchronization
 
 /// An open libnfc device (`nfc_device`). Closed by `close()` or on deinit (nfc_close).
 ///
 /// libnfc devices are not thread-safe: the owner serializes every call except `abort()`, which
 /// may be called from any thread to interrupt a blocking call (nfc_abort_command).
 /// Do not call `close()` while another thread is inside a call.
-public final class LibNFCDevice: @unchecked Sendable {
-    // @unchecked: the owner serialises every call (see above); only `abort()` crosses threads.
+public final class LibNFCDevice: Sendable {
     /// The context stays alive as long as the device.
     public let context: LibNFCContext
     public let connstring: String
-    private var handle: OpaquePointer?
-    private let handleLock = NSLock()
+    /// nil once closed; `close()` and `abort()` may race, so the handle is read under this lock.
+    private let handle: Mutex<OpaquePointer?>
 
     /// Largest reply a PN53x data exchange can carry (extended frame data, 264 bytes).
     public static let maxReplyLength = 264
 
-    init(context: LibNFCContext, handle: OpaquePointer, connstring: String) {
+    init(context: LibNFCContext, handle: sending OpaquePointer, connstring: String) {
         self.context = context
-        self.handle = handle
+        self.handle = Mutex(handle)
         self.connstring = connstring
     }
 
@@ -43,7 +43,7 @@ public final class LibNFCDevice: @unchecked Sendable {
 
     /// Wraps nfc_close (InRelease, field off, PowerDown, then the port is released). Idempotent.
     public func close() {
-        let h: OpaquePointer? = handleLock.withLock {
+        let h: OpaquePointer? = handle.withLock { handle in
             defer { handle = nil }
             return handle
         }
@@ -53,12 +53,12 @@ public final class LibNFCDevice: @unchecked Sendable {
     /// Wraps nfc_abort_command: a blocking call on another thread returns `operationAborted`.
     /// Safe from any thread.
     public func abort() {
-        handleLock.withLock {
+        handle.withLock { handle in
             if let h = handle { _ = nfc_abort_command(h) }
         }
     }
 
-    private var liveHandle: OpaquePointer? { handleLock.withLock { handle } }
+    private var liveHandle: OpaquePointer? { handle.withLock { $0 } }
 
     private func device() throws -> OpaquePointer {
         guard let h = liveHandle else { throw LibNFCError.noSuchDevice }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Sees every `nfc_initiator_transceive_bytes` of the process (nfctap's `--trace`).
 /// Install it once, before the first device opens; nil (the default) costs nothing.
 public protocol LibNFCExchangeObserver: AnyObject, Sendable {
@@ -7,5 +9,10 @@ public protocol LibNFCExchangeObserver: AnyObject, Sendable {
 
 public enum LibNFCExchanges {
     /// The process-wide observer; set before any session starts.
-    nonisolated(unsafe) public static var observer: (any LibNFCExchangeObserver)?
+    public static var observer: (any LibNFCExchangeObserver)? {
+        get { installed.withLock { $0 } }
+        set { installed.withLock { $0 = newValue } }
+    }
+
+    private static let installed = Mutex<(any LibNFCExchangeObserver)?>(nil)
 }

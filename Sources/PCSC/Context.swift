@@ -7,8 +7,8 @@ import Glibc
 ///
 /// pcsc-lite serialises calls on one context, so a blocking `getStatusChange` holds it: give a
 /// monitor its own context. `cancel()` is the exception and may be called from any thread.
-public final class Context: @unchecked Sendable {
-    // @unchecked: `handle` never changes; pcsc-lite serialises the calls on it (see above).
+/// Sendable: `handle` is a number that never changes; pcsc-lite serialises the calls on it.
+public final class Context: Sendable {
     let handle: SCARDCONTEXT
 
     /// Wraps SCardEstablishContext(SCARD_SCOPE_SYSTEM).

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Sees every card connection and `SCardTransmit` of the process (nfctap's `--trace`).
 /// Install it once, before the first connection; nil (the default) costs nothing.
 public protocol PCSCExchangeObserver: AnyObject, Sendable {
@@ -9,5 +11,10 @@ public protocol PCSCExchangeObserver: AnyObject, Sendable {
 
 public enum PCSCExchanges {
     /// The process-wide observer; set before any session starts.
-    nonisolated(unsafe) public static var observer: (any PCSCExchangeObserver)?
+    public static var observer: (any PCSCExchangeObserver)? {
+        get { installed.withLock { $0 } }
+        set { installed.withLock { $0 = newValue } }
+    }
+
+    private static let installed = Mutex<(any PCSCExchangeObserver)?>(nil)
 }

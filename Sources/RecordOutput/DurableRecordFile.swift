@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import Synchronization
 #endif
 
 /// The record file `inventory` and `kiosk` append to: one writer, one promise.
@@ -21,39 +22,43 @@ import Glibc
 ///   > 0; not renamed or replaced: same device and inode). If not, the path is opened again with
 ///   the same checks (a new file is created), so records never go to an unlinked inode.
 /// - `reopen()` does the same on demand: logrotate's SIGHUP convention.
+// @unchecked: `warn`, the caller's closure, need not be Sendable; it is called only with `handle` locked.
 public final class DurableRecordFile: @unchecked Sendable {
-    // @unchecked: every mutable field is behind `lock` (appends from a session queue, reopen
-    // from a signal queue).
 
     /// The file, or nil for stdout.
     public let path: String?
     public let format: RecordFileFormat
     /// Bytes of a torn record cut off at the first opening.
-    public private(set) var discardedBytes = 0
+    public let discardedBytes: Int
     /// Complete records the file held when first opened (0 for stdout).
-    public private(set) var existingRecords = 0
+    public let existingRecords: Int
     /// The file did not exist and was created.
-    public private(set) var created = false
+    public let created: Bool
 
     /// What users see as the destination.
     public var displayName: String { path ?? "stdout" }
 
-    private let lock = NSLock()
     private let calls: FileCalls
     private let mode: mode_t
     private let warn: (String) -> Void
-    private var fd: Int32
-    private var device: dev_t = 0
-    private var inode: ino_t = 0
     private let isRegularFile: Bool
-    private var closed = false
-    private var _syncsEachRecord = true
+
+    /// The open descriptor and what it is, behind one lock.
+    private struct Handle {
+        var fd: Int32
+        var device: dev_t = 0
+        var inode: ino_t = 0
+        var closed = false
+        var syncsEachRecord = true
+    }
+
+    private let handle: Mutex<Handle>
 
     /// `fdatasync` after each append (the default; the kiosk's `"sync": false` turns it off, and
     /// a record is then on disk only when the kernel writes it back).
     public var syncsEachRecord: Bool {
-        get { lock.withLock { _syncsEachRecord } }
-        set { lock.withLock { _syncsEachRecord = newValue } }
+        get { handle.withLock { $0.syncsEachRecord } }
+        set { handle.withLock { $0.syncsEachRecord = newValue } }
     }
 
     /// Opens (or creates with `mode`) `path` for appending records.
@@ -71,9 +76,7 @@ public final class DurableRecordFile: @unchecked Sendable {
         // A file size limit (RLIMIT_FSIZE) must be an error to roll back (EFBIG), not a kill.
         signal(SIGXFSZ, SIG_IGN)
         let opened = try Self.open(path: path, format: format, mode: mode, warn: warn)
-        fd = opened.fd
-        device = opened.device
-        inode = opened.inode
+        handle = Mutex(Handle(fd: opened.fd, device: opened.device, inode: opened.inode))
         created = opened.created
         discardedBytes = opened.discarded
         existingRecords = opened.records
@@ -89,9 +92,12 @@ public final class DurableRecordFile: @unchecked Sendable {
         self.mode = 0
         self.calls = calls
         self.warn = { _ in }
-        fd = STDOUT_FILENO
+        handle = Mutex(Handle(fd: STDOUT_FILENO))
+        discardedBytes = 0
+        existingRecords = 0
+        created = false
         var info = stat()
-        isRegularFile = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        isRegularFile = fstat(STDOUT_FILENO, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
         if !(isRegularFile && info.st_size > 0), let header = format.header { try append(header) }
     }
 
@@ -99,10 +105,10 @@ public final class DurableRecordFile: @unchecked Sendable {
 
     /// Closes the file (stdout stays open). Later appends fail with EBADF.
     public func close() {
-        lock.withLock {
-            guard !closed else { return }
-            closed = true
-            if path != nil { _ = Glibc.close(fd) }
+        handle.withLock { handle in
+            guard !handle.closed else { return }
+            handle.closed = true
+            if path != nil { _ = Glibc.close(handle.fd) }
         }
     }
 
@@ -111,10 +117,10 @@ public final class DurableRecordFile: @unchecked Sendable {
     ///   its length before this call), or whatever opening the path again throws when it no
     ///   longer names the open file.
     public func append(_ text: String) throws {
-        try lock.withLock {
-            guard !closed else { throw RecordFileError.io(operation: "writing to", path: displayName, errno: EBADF) }
-            if path != nil { try followPath() }
-            try write(Array(text.utf8))
+        try handle.withLock { handle in
+            guard !handle.closed else { throw RecordFileError.io(operation: "writing to", path: displayName, errno: EBADF) }
+            if path != nil { try followPath(&handle) }
+            try write(Array(text.utf8), to: handle)
         }
     }
 
@@ -122,35 +128,36 @@ public final class DurableRecordFile: @unchecked Sendable {
     /// was deleted): SIGHUP's job. Does nothing when it still does, or for stdout.
     /// - Throws: `RecordFileError` from opening; the old file stays in use then.
     public func reopen() throws {
-        try lock.withLock {
-            guard !closed, path != nil else { return }
-            try followPath()
+        try handle.withLock { handle in
+            guard !handle.closed, path != nil else { return }
+            try followPath(&handle)
         }
     }
 
-    // MARK: Internals (under `lock`)
+    // MARK: Internals (with `handle` locked)
 
     /// Keeps writing to the file the path names: opens it again when the open file was deleted,
     /// renamed or replaced.
-    private func followPath() throws {
+    private func followPath(_ handle: inout Handle) throws {
         guard let path else { return }
         var own = stat()
         var named = stat()
-        let unlinked = fstat(fd, &own) == 0 && own.st_nlink == 0
+        let unlinked = fstat(handle.fd, &own) == 0 && own.st_nlink == 0
         let found = lstat(path, &named) == 0
-        if !unlinked, found, named.st_dev == device, named.st_ino == inode { return }
+        if !unlinked, found, named.st_dev == handle.device, named.st_ino == handle.inode { return }
         let reason = unlinked || !found ? "was deleted or moved away" : "now names another file"
         // Opening a second descriptor of the *same* inode would be wrong (closing one drops the
         // process's POSIX lock); the checks above ensure the new one is another inode.
         let opened = try Self.open(path: path, format: format, mode: mode, warn: warn)
-        _ = Glibc.close(fd)
-        fd = opened.fd
-        device = opened.device
-        inode = opened.inode
+        _ = Glibc.close(handle.fd)
+        handle.fd = opened.fd
+        handle.device = opened.device
+        handle.inode = opened.inode
         warn("\(path) \(reason): reopened it\(opened.created ? " (a new file)" : "")")
     }
 
-    private func write(_ bytes: [UInt8]) throws {
+    private func write(_ bytes: [UInt8], to handle: Handle) throws {
+        let fd = handle.fd
         var info = stat()
         let start: off_t = isRegularFile && fstat(fd, &info) == 0 ? info.st_size : 0
         var written = 0
@@ -159,21 +166,21 @@ public final class DurableRecordFile: @unchecked Sendable {
             if n < 0 {
                 let code = errno
                 if code == EINTR { continue }
-                throw rollBack(to: start, after: "writing to", errno: code)
+                throw rollBack(fd, to: start, after: "writing to", errno: code)
             }
             written += n
         }
-        if _syncsEachRecord, calls.sync(fd) != 0 {
+        if handle.syncsEachRecord, calls.sync(fd) != 0 {
             let code = errno
             // A terminal or a pipe (stdout) cannot be synced: nothing to wait for.
             if isRegularFile || !(code == EINVAL || code == EROFS || code == ENOTSUP) {
-                throw rollBack(to: start, after: "syncing", errno: code)
+                throw rollBack(fd, to: start, after: "syncing", errno: code)
             }
         }
     }
 
     /// Cuts a regular file back to `length` (the append never happened) and makes the error.
-    private func rollBack(to length: off_t, after operation: String, errno code: Int32) -> RecordFileError {
+    private func rollBack(_ fd: Int32, to length: off_t, after operation: String, errno code: Int32) -> RecordFileError {
         guard isRegularFile else { return .io(operation: operation, path: displayName, errno: code) }
         if calls.truncate(fd, length) != 0 || calls.sync(fd) != 0 {
             let second = errno

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What can go wrong in one exchange, injected by tests and the benchmark.
 public enum InjectedFault: Sendable, Equatable {
@@ -21,12 +22,16 @@ public enum InjectedFault: Sendable, Equatable {
 /// Per-exchange latency, "leave the field after N exchanges" and injected faults, plus a log of
 /// every command that reached the tag. One plan is shared by a front end (PC/SC reader personality,
 /// PN532 emulator, in-process transceiver) and the test that drives it.
+// @unchecked: `stallRelease` and `_stalled` are guarded by `stallCondition`, which stalled exchanges wait on (a Mutex cannot wait).
 public final class FaultPlan: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _latency: Duration
-    private var _leaveFieldAfter: Int?
-    private var _faults: [Int: InjectedFault]
-    private var _log: [[UInt8]] = []
+    private struct Plan {
+        var latency: Duration
+        var leaveFieldAfter: Int?
+        var faults: [Int: InjectedFault]
+        var log: [[UInt8]] = []
+    }
+
+    private let plan: Mutex<Plan>
     private let stallCondition = NSCondition()
     private var stallRelease = 0
     private var _stalled = 0
@@ -36,25 +41,23 @@ public final class FaultPlan: @unchecked Sendable {
     ///   - leaveFieldAfter: the tag answers this many exchanges, then is gone for good.
     ///   - faults: faults keyed by 0-based exchange index.
     public init(latency: Duration = .zero, leaveFieldAfter: Int? = nil, faults: [Int: InjectedFault] = [:]) {
-        _latency = latency
-        _leaveFieldAfter = leaveFieldAfter
-        _faults = faults
+        plan = Mutex(Plan(latency: latency, leaveFieldAfter: leaveFieldAfter, faults: faults))
     }
 
     public var latency: Duration {
-        get { lock.withLock { _latency } }
-        set { lock.withLock { _latency = newValue } }
+        get { plan.withLock { $0.latency } }
+        set { plan.withLock { $0.latency = newValue } }
     }
     public var leaveFieldAfter: Int? {
-        get { lock.withLock { _leaveFieldAfter } }
-        set { lock.withLock { _leaveFieldAfter = newValue } }
+        get { plan.withLock { $0.leaveFieldAfter } }
+        set { plan.withLock { $0.leaveFieldAfter = newValue } }
     }
     public var faults: [Int: InjectedFault] {
-        get { lock.withLock { _faults } }
-        set { lock.withLock { _faults = newValue } }
+        get { plan.withLock { $0.faults } }
+        set { plan.withLock { $0.faults = newValue } }
     }
     /// Commands that reached the field, in order (including ones the tag did not answer).
-    public var log: [[UInt8]] { lock.withLock { _log } }
+    public var log: [[UInt8]] { plan.withLock { $0.log } }
     /// How long a `.stall` blocks at most when nobody releases it, so a forgotten stall cannot
     /// keep a test's thread for ever.
     public static let stallLimit: Duration = .seconds(120)
@@ -85,29 +88,29 @@ public final class FaultPlan: @unchecked Sendable {
     }
 
     /// Number of exchanges so far.
-    public var exchangeCount: Int { lock.withLock { _log.count } }
+    public var exchangeCount: Int { plan.withLock { $0.log.count } }
     /// False once the tag has left the field.
     public var tagPresent: Bool {
-        lock.withLock { _leaveFieldAfter.map { _log.count < $0 } ?? true }
+        plan.withLock { plan in plan.leaveFieldAfter.map { plan.log.count < $0 } ?? true }
     }
 
     /// Clears the log and counters (the tag is back in the field), keeping latency.
     public func reset(leaveFieldAfter: Int? = nil, faults: [Int: InjectedFault] = [:]) {
-        lock.withLock {
-            _log = []
-            _leaveFieldAfter = leaveFieldAfter
-            _faults = faults
+        plan.withLock {
+            $0.log = []
+            $0.leaveFieldAfter = leaveFieldAfter
+            $0.faults = faults
         }
     }
 
     /// Runs one exchange: logs `command`, sleeps the latency, then answers with `answer(command)`
     /// altered by the fault planned for this exchange. nil means no answer (tag gone or mute).
     public func exchange(_ command: [UInt8], answer: ([UInt8]) -> [UInt8]?) -> [UInt8]? {
-        let (index, latency, gone, fault): (Int, Duration, Bool, InjectedFault?) = lock.withLock {
-            let index = _log.count
-            _log.append(command)
-            let gone = _leaveFieldAfter.map { index >= $0 } ?? false
-            return (index, _latency, gone, _faults[index])
+        let (index, latency, gone, fault): (Int, Duration, Bool, InjectedFault?) = plan.withLock { plan in
+            let index = plan.log.count
+            plan.log.append(command)
+            let gone = plan.leaveFieldAfter.map { index >= $0 } ?? false
+            return (index, plan.latency, gone, plan.faults[index])
         }
         _ = index
         if latency > .zero { Thread.sleep(forTimeInterval: latency.seconds) }

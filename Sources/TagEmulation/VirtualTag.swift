@@ -4,7 +4,7 @@
 /// answer data, or a 4-bit ACK/NAK as one byte (`0A` ACK). Type 4 tags take ISO 7816 C-APDUs
 /// and answer data + SW1 SW2. Front ends (the PC/SC reader personality behind vpcd, the PN532
 /// emulator, the in-process transceivers) translate their protocol into these frames.
-public protocol VirtualTag: AnyObject {
+public protocol VirtualTag: AnyObject, Sendable {
     /// 4, 7 or 10 byte UID.
     var uid: [UInt8] { get }
     /// SENS_RES (ATQA) as the PN532 reports it, e.g. `00 44` for NTAG.

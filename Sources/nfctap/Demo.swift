@@ -2,8 +2,8 @@ import ArgumentParser
 import CoreNFCLinux
 import Foundation
 import NDEF
-import NFCReaders
 import NFCTapKit
+import ReaderCore
 import TagEmulation
 import ZebraPrinter
 

@@ -3,6 +3,7 @@ import Foundation
 import NDEF
 import NFCReaders
 import NFCTapKit
+import ReaderCore
 import RecordOutput
 
 /// `nfctap readers`: the PC/SC readers attached now, the configured libnfc devices

@@ -1,6 +1,5 @@
 @testable import CoreNFCLinux
 import Foundation
-import NFCReaders
 import NFCTags
 import Testing
 

@@ -1,6 +1,5 @@
 @testable import CoreNFCLinux
 import Foundation
-import NFCReaders
 import Testing
 
 @Suite("Session queues and lifetimes")

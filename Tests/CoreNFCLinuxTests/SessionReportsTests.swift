@@ -1,7 +1,7 @@
 @testable import CoreNFCLinux
 import Foundation
 import NDEF
-import NFCReaders
+import ReaderCore
 import NFCTags
 import TagEmulation
 import Testing

@@ -1,8 +1,8 @@
 @testable import CoreNFCLinux
 import Foundation
 import NDEF
-import NFCReaders
 import NFCTags
+import ReaderCore
 import TagEmulation
 import Testing
 

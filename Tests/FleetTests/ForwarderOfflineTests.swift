@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Fleet
+import Synchronization
 
 /// The forwarder with no broker to reach: records wait, the position file is made first, the
 /// status says why, without the password.
@@ -48,9 +49,8 @@ import Testing
     }
 }
 
-final class LockedLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
+final class LockedLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
 }

@@ -1,5 +1,6 @@
 import NDEF
 import NFCTags
+import Synchronization
 import Testing
 @testable import TagEmulation
 
@@ -12,22 +13,24 @@ struct LibNFCPN532ChipTests {
         let atqa: [UInt8] = [0x00, 0x44]
         let sak: UInt8 = 0x00
         let ats: [UInt8]? = nil
-        var pages: [[UInt8]] = (0..<16).map { p in [UInt8](repeating: UInt8(p), count: 4) }
-        var muted = false
-        func activate() { muted = false }
+        private let state = Mutex((pages: (0..<16).map { p in [UInt8](repeating: UInt8(p), count: 4) }, muted: false))
+        var pages: [[UInt8]] { state.withLock { $0.pages } }
+        func activate() { state.withLock { $0.muted = false } }
         func respond(to frame: [UInt8]) -> [UInt8]? {
-            guard !muted else { return nil }
-            switch frame.first {
-            case 0x30? where frame.count == 2 && frame[1] < 16:
-                return (0..<4).flatMap { pages[(Int(frame[1]) + $0) % 16] }
-            case 0xA2? where frame.count == 6 && frame[1] < 16:
-                pages[Int(frame[1])] = Array(frame[2...]); return [0x0A]
-            case 0x60? where frame.count == 1:
-                return [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03]
-            case 0x30?, 0xA2?:
-                muted = true; return [0x00]
-            default:
-                muted = true; return nil
+            state.withLock { tag in
+                guard !tag.muted else { return nil }
+                switch frame.first {
+                case 0x30? where frame.count == 2 && frame[1] < 16:
+                    return (0..<4).flatMap { tag.pages[(Int(frame[1]) + $0) % 16] }
+                case 0xA2? where frame.count == 6 && frame[1] < 16:
+                    tag.pages[Int(frame[1])] = Array(frame[2...]); return [0x0A]
+                case 0x60? where frame.count == 1:
+                    return [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03]
+                case 0x30?, 0xA2?:
+                    tag.muted = true; return [0x00]
+                default:
+                    tag.muted = true; return nil
+                }
             }
         }
     }

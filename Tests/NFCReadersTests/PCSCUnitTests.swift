@@ -3,6 +3,7 @@ import NDEF
 import NFCTags
 @testable import NFCReaders
 @testable import PCSC
+import ReaderCore
 import Testing
 
 /// Ring 1 for the PC/SC layer: codes, state words, reader choice, ATR classes, error mapping.

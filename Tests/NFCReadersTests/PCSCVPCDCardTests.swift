@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import Synchronization
 import TagEmulation
 import Testing
 #if canImport(Glibc)
@@ -12,23 +13,23 @@ import Glibc
 // seen before and after the VPCDCard/VPCDClient split, cause not found yet).
 @Suite(.serialized) struct PCSCVPCDCardTests {
     /// A scripted card that records what it was asked.
-    final class Card: VPCDCardBehaviour, @unchecked Sendable {
-        let lock = NSLock()
-        var atrValue: [UInt8]? = [0x3B, 0x80, 0x80, 0x01, 0x01]
-        var log: [String] = []
+    final class Card: VPCDCardBehaviour, Sendable {
+        private let state = Mutex((atr: [UInt8]?.some([0x3B, 0x80, 0x80, 0x01, 0x01]), log: [String]()))
         var atr: [UInt8]? {
-            lock.lock(); defer { lock.unlock() }
-            log.append("atr")
-            return atrValue
+            state.withLock {
+                $0.log.append("atr")
+                return $0.atr
+            }
         }
+        /// The card leaves the field: no ATR from now on.
+        func leaveField() { state.withLock { $0.atr = nil } }
         func transmit(_ apdu: [UInt8]) -> [UInt8]? {
-            lock.lock(); defer { lock.unlock() }
-            log.append("apdu " + apdu.hexString)
+            state.withLock { $0.log.append("apdu " + apdu.hexString) }
             return apdu == [0x00, 0xA4] ? [0x90, 0x00] : nil
         }
-        func powerOn() { lock.lock(); log.append("on"); lock.unlock() }
-        func powerOff() { lock.lock(); log.append("off"); lock.unlock() }
-        var calls: [String] { lock.lock(); defer { lock.unlock() }; return log }
+        func powerOn() { state.withLock { $0.log.append("on") } }
+        func powerOff() { state.withLock { $0.log.append("off") } }
+        var calls: [String] { state.withLock { $0.log } }
     }
 
     /// vpcd's side: a listening socket on an ephemeral loopback port, one accepted client.
@@ -126,7 +127,7 @@ import Glibc
         try client.insert()
         defer { client.stop() }
         vpcd.accept()
-        card.lock.lock(); card.atrValue = nil; card.lock.unlock()
+        card.leaveField()
         vpcd.send([0x04])
         #expect(vpcd.receive() == nil)
         client.remove()  // returns at once: the thread has already ended

@@ -1,3 +1,4 @@
+import ReaderCore
 import Testing
 import NFCReaders
 @testable import NFCTags

@@ -1,4 +1,4 @@
-import NFCReaders
+import ReaderCore
 import Testing
 
 /// Issue 12 item 3: one rule for `--reader` everywhere.

@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+import Synchronization
 import TagEmulation
 import Testing
 
@@ -37,13 +38,12 @@ struct FaultMatrixTests {
 }
 
 /// Totals the cells the parameterized cases ran (printed for the benchmark report).
-final class FaultMatrixCount: @unchecked Sendable {
+final class FaultMatrixCount: Sendable {
     static let shared = FaultMatrixCount()
-    private let lock = NSLock()
-    private var total = 0
+    private let total = Atomic(0)
 
     func add(_ cells: Int, _ what: String) {
-        let sum = lock.withLock { total += cells; return total }
+        let sum = total.wrappingAdd(cells, ordering: .relaxed).newValue
         print("fault-matrix cells: \(what): \(cells) (running total \(sum))")
     }
 }

@@ -1,6 +1,7 @@
-import Testing
 import NFCTags
+import Synchronization
 import TagEmulation
+import Testing
 
 /// A minimal ISO-DEP card: answers SELECT with 90 00 and anything else with 6D 00; records APDUs.
 final class EchoISODEPTag: VirtualTag {
@@ -8,16 +9,17 @@ final class EchoISODEPTag: VirtualTag {
     let atqa: [UInt8] = [0x03, 0x44]
     let sak: UInt8 = 0x20
     let ats: [UInt8]?
-    var received: [[UInt8]] = []
-    var activations = 0
+    private let state = Mutex((received: [[UInt8]](), activations: 0))
+    var received: [[UInt8]] { state.withLock { $0.received } }
+    var activations: Int { state.withLock { $0.activations } }
 
     init(ats: [UInt8]) { self.ats = ats }
 
     func respond(to frame: [UInt8]) -> [UInt8]? {
-        received.append(frame)
+        state.withLock { $0.received.append(frame) }
         return frame.count > 1 && frame[1] == 0xA4 ? [0x90, 0x00] : [0x6D, 0x00]
     }
-    func activate() { activations += 1 }
+    func activate() { state.withLock { $0.activations += 1 } }
 }
 
 @Suite("EmulatedPCSCReader: ATR and pseudo-APDUs")

@@ -1,7 +1,7 @@
 import CoreNFCLinux
 import DesktopIntegration
 import NDEF
-import NFCReaders
+import ReaderCore
 import Testing
 @testable import NFCTapKit
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RecordOutput
+import Synchronization
 
 /// A fresh directory under /tmp, removed afterwards.
 final class TempDirectory {
@@ -34,20 +35,23 @@ enum Fixture {
 
 /// System calls that fail on demand: the `n`th write stores only `partial` bytes and then fails
 /// with `errno`; or every sync fails.
-final class FailingCalls: @unchecked Sendable {
-    private let lock = NSLock()
-    private var failWriteWith: (code: Int32, partial: Int)?
-    private var failSyncWith: Int32?
+final class FailingCalls: Sendable {
+    private struct Plan {
+        var failWriteWith: (code: Int32, partial: Int)?
+        var failSyncWith: Int32?
+    }
 
-    func failNextWrite(errno code: Int32, afterWriting partial: Int) { lock.withLock { failWriteWith = (code, partial) } }
-    func failNextSync(errno code: Int32) { lock.withLock { failSyncWith = code } }
+    private let plan = Mutex(Plan())
+
+    func failNextWrite(errno code: Int32, afterWriting partial: Int) { plan.withLock { $0.failWriteWith = (code, partial) } }
+    func failNextSync(errno code: Int32) { plan.withLock { $0.failSyncWith = code } }
 
     var calls: FileCalls {
         FileCalls(
             write: { [self] fd, buffer, count in
-                if let failure = lock.withLock({ () -> (code: Int32, partial: Int)? in
-                    defer { failWriteWith = nil }
-                    return failWriteWith
+                if let failure = plan.withLock({ plan -> (code: Int32, partial: Int)? in
+                    defer { plan.failWriteWith = nil }
+                    return plan.failWriteWith
                 }) {
                     // A short write first (the disk fills up mid-record), then the error.
                     if failure.partial > 0 { _ = FileCalls.system.write(fd, buffer, min(failure.partial, count)) }
@@ -57,9 +61,9 @@ final class FailingCalls: @unchecked Sendable {
                 return FileCalls.system.write(fd, buffer, count)
             },
             sync: { [self] fd in
-                if let code = lock.withLock({ () -> Int32? in
-                    defer { failSyncWith = nil }
-                    return failSyncWith
+                if let code = plan.withLock({ plan -> Int32? in
+                    defer { plan.failSyncWith = nil }
+                    return plan.failSyncWith
                 }) {
                     errno = code
                     return -1

@@ -1,6 +1,5 @@
 import Foundation
 import NDEF
-import NFCReaders
 import NFCTags
 import PCSC
 import TagEmulation

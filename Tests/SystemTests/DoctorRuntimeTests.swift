@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NFCReaders
+import ReaderCore
 @testable import Pairing
 
 /// `nfctap doctor`'s checks of running services: pcscd (the private one from scripts/services/pcscd.sh)

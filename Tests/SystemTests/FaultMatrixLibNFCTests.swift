@@ -1,6 +1,7 @@
 import Foundation
 import NFCReaders
 import NFCTags
+import ReaderCore
 import TagEmulation
 import Testing
 
@@ -102,7 +103,8 @@ final class LibNFCMatrixPath: FaultMatrixPath {
 
 /// Forwards to a virtual tag and records every answer (an unanswered frame as empty), so the
 /// matrix can derive short and long answers from the clean run.
-final class RecordingTag: VirtualTag {
+// @unchecked: a test fixture: the emulator's one serving thread drives it, the test reads it once the exchanges are over.
+final class RecordingTag: VirtualTag, @unchecked Sendable {
     let inner: VirtualTag
     let log: ReplyLog
 

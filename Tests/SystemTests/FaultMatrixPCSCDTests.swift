@@ -1,6 +1,7 @@
 import Foundation
 import NFCReaders
 import NFCTags
+import ReaderCore
 import TagEmulation
 import Testing
 

@@ -1,12 +1,14 @@
 import Foundation
 import NFCReaders
 import NFCTags
+import ReaderCore
 import TagEmulation
 import Testing
 
 /// A virtual tag that runs `action` when the exchange numbered `trigger` (0-based) reaches it, then
 /// answers normally: the reader goes away while that exchange is in the air.
-final class TriggeringTag: VirtualTag {
+// @unchecked: a test fixture: the emulator's one serving thread drives it, the test reads it once the exchanges are over.
+final class TriggeringTag: VirtualTag, @unchecked Sendable {
     let inner: VirtualTag
     var trigger: Int?
     var action: () -> Void = {}

@@ -1,7 +1,6 @@
 @testable import CoreNFCLinux
 import Foundation
 import NDEF
-import NFCReaders
 @testable import NFCTapKit
 import PCSC
 import TagEmulation

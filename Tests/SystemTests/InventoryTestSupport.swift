@@ -1,8 +1,8 @@
 @testable import CoreNFCLinux
 import Foundation
 import NDEF
-import NFCReaders
 @testable import NFCTapKit
+import ReaderCore
 import RecordOutput
 import TagEmulation
 import Testing

@@ -1,7 +1,7 @@
 import CoreNFCLinux
 import Foundation
 import NDEF
-import NFCReaders
+import ReaderCore
 import TagEmulation
 import Testing
 @testable import NFCTapKit

@@ -3,6 +3,7 @@ import LibNFC
 import NDEF
 import NFCReaders
 import NFCTags
+import ReaderCore
 import Testing
 @testable import TagEmulation
 

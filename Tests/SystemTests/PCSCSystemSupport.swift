@@ -1,7 +1,7 @@
 import Foundation
 import NDEF
-import NFCReaders
 import PCSC
+import ReaderCore
 import TagEmulation
 import Testing
 

@@ -3,6 +3,7 @@ import NDEF
 import NFCReaders
 import NFCTags
 import PCSC
+import ReaderCore
 import TagEmulation
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import NFCReaders
+import ReaderCore
 import Testing
 
 /// Runs one of libnfc's tools with extra environment and a hard timeout (a hang fails the test).

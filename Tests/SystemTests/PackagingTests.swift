@@ -1,5 +1,5 @@
 import Foundation
-import NFCReaders
+import ReaderCore
 import Testing
 
 /// Issue 7 packaging: udev rules, the module blacklist and the kiosk unit are checked, not just shipped.
@@ -38,7 +38,7 @@ import Testing
         try gen.run()
         gen.waitUntilExit()
         #expect(gen.terminationStatus == 0)
-        for path in ["udev/60-nfctap.rules", "Sources/NFCReaders/KnownReaders.swift"] {
+        for path in ["udev/60-nfctap.rules", "Sources/ReaderCore/KnownReaders.swift"] {
             let generated = try String(contentsOf: dir.appendingPathComponent(path), encoding: .utf8)
             #expect(generated == (try Self.read(path)), "\(path) is not what scripts/gen-known-readers.sh makes of udev/known-readers.tsv")
         }

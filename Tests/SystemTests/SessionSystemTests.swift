@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 import NFCReaders
+import ReaderCore
 import NFCTags
 import PCSC
 import TagEmulation

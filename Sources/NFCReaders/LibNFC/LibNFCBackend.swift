@@ -1,6 +1,8 @@
 import Foundation
 import LibNFC
 import NFCTags
+import ReaderCore
+import Synchronization
 
 /// Readers reached through libnfc (PN532 / PN533 boards, ACR122U over USB): named
 /// `libnfc:<connstring>`. libnfc has no event API, so a monitor thread polls (one anticollision
@@ -9,7 +11,7 @@ import NFCTags
 /// Devices: the explicit list given to `init`, else `LIBNFC_DEVICE` / `LIBNFC_DEFAULT_DEVICE`,
 /// else `device.connstring` in `/etc/nfc/libnfc.conf`, else libnfc's scan (which ignores
 /// `/dev/pts/*`). An opened device stays open until `close()` or deinit.
-public final class LibNFCBackend: ReaderBackend, @unchecked Sendable {
+public final class LibNFCBackend: ReaderBackend, Sendable {
     public let kind = ReaderBackendKind.libnfc
 
     /// Timing of the monitor and of tag exchanges.
@@ -36,10 +38,14 @@ public final class LibNFCBackend: ReaderBackend, @unchecked Sendable {
     private let explicitDevices: [String]?
     private let environment: [String: String]
     private let configPath: String
-    private let lock = NSLock()
-    private var context: LibNFCContext?
-    private var slots: [String: LibNFCReaderSlot] = [:]
-    private var presenceCounter: UInt64 = 0
+    /// The libnfc context and the devices, made on first use.
+    private struct Devices {
+        var context: LibNFCContext?
+        var slots: [String: LibNFCReaderSlot] = [:]
+    }
+
+    private let devices = Mutex(Devices())
+    private let presenceCounter = Atomic<UInt64>(0)
 
     /// - Parameters:
     ///   - devices: connstrings to use (e.g. `["pn532_uart:/dev/ttyUSB0"]`); nil = discover.
@@ -59,16 +65,16 @@ public final class LibNFCBackend: ReaderBackend, @unchecked Sendable {
 
     /// Closes every open device (nfc_close).
     public func close() {
-        let all = lock.withLock { Array(slots.values) }
+        let all = devices.withLock { Array($0.slots.values) }
         for slot in all { slot.close() }
     }
 
     /// The libnfc context, created on first use.
     func sharedContext() throws -> LibNFCContext {
-        try lock.withLock {
-            if let context { return context }
+        try devices.withLock { devices in
+            if let context = devices.context { return context }
             let created = try LibNFCContext()
-            context = created
+            devices.context = created
             return created
         }
     }
@@ -88,22 +94,19 @@ public final class LibNFCBackend: ReaderBackend, @unchecked Sendable {
     }
 
     func slot(for connstring: String) -> LibNFCReaderSlot {
-        lock.withLock {
-            if let slot = slots[connstring] { return slot }
+        devices.withLock { devices in
+            if let slot = devices.slots[connstring] { return slot }
             let slot = LibNFCReaderSlot(connstring: connstring, context: { [weak self] in
                 guard let self else { throw LibNFCError.noSuchDevice }
                 return try self.sharedContext()
             })
-            slots[connstring] = slot
+            devices.slots[connstring] = slot
             return slot
         }
     }
 
     func nextPresence() -> UInt64 {
-        lock.withLock {
-            presenceCounter += 1
-            return presenceCounter
-        }
+        presenceCounter.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
     /// The devices that can be opened now (opening them if needed; they stay open).

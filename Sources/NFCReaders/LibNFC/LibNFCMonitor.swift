@@ -1,6 +1,7 @@
 import Foundation
 import LibNFC
 import NFCTags
+import ReaderCore
 
 /// The libnfc backend's monitoring thread: for each device, poll for a tag while the field is
 /// empty, ping the tag while one is present (and no connection is open), reopen a lost device.
@@ -8,6 +9,7 @@ import NFCTags
 /// Events per device: `.readerAdded` when first opened; `.tagArrived` / `.tagLeft`;
 /// `.serviceLost(.readerGone)` when an open device fails (after `.tagLeft` for its tag) and
 /// `.serviceRestored` once it is reopened.
+// @unchecked: `stopping` and `finished` are guarded by `condition`, which the thread also waits on (a Mutex cannot wait).
 final class LibNFCMonitor: ReaderMonitor, @unchecked Sendable {
     private let backend: LibNFCBackend
     private let slots: [LibNFCReaderSlot]

@@ -1,21 +1,30 @@
 import Foundation
 import LibNFC
 import NFCTags
+import ReaderCore
+import Synchronization
 
 /// One libnfc device as the backend shares it between the monitor thread and tag connections.
 /// libnfc devices are not thread-safe: every device call runs inside `withDevice` (one lock).
-final class LibNFCReaderSlot: @unchecked Sendable {
+final class LibNFCReaderSlot: Sendable {
     let connstring: String
     let info: ReaderInfo
-    private let context: () throws -> LibNFCContext
-    private let lock = NSLock()
-    private var device: LibNFCDevice?
-    /// The target libnfc selected last (nil: none, or it was released).
-    private var target: LibNFCTarget?
-    /// A `LibNFCTagConnection` is open: the monitor leaves the tag alone.
-    private var connectionOpen = false
+    private let context: @Sendable () throws -> LibNFCContext
 
-    init(connstring: String, context: @escaping () throws -> LibNFCContext) {
+    /// The device and what the slot knows of it; every libnfc call on the device holds this lock.
+    private struct Fields {
+        var device: LibNFCDevice?
+        /// The target libnfc selected last (nil: none, or it was released).
+        var target: LibNFCTarget?
+        /// A `LibNFCTagConnection` is open: the monitor leaves the tag alone.
+        var connectionOpen = false
+    }
+
+    private let fields = Mutex(Fields())
+    /// The open device, for `abort()` from another thread while a call holds `fields`.
+    private let abortTarget = Mutex<LibNFCDevice?>(nil)
+
+    init(connstring: String, context: @escaping @Sendable () throws -> LibNFCContext) {
         self.connstring = connstring
         self.info = ReaderInfo(name: LibNFCDeviceList.readerName(connstring), backend: .libnfc)
         self.context = context
@@ -24,18 +33,18 @@ final class LibNFCReaderSlot: @unchecked Sendable {
     /// Runs `body` with the open device (opening and initialising it first when needed), under
     /// the slot's lock. A device failure (EIO, ENOTSUCHDEV) closes the device before rethrowing.
     /// - Throws: `LibNFCError` from opening or from `body`, and whatever `body` throws.
-    func withDevice<T>(_ body: (LibNFCDevice, inout SlotState) throws -> T) throws -> T {
-        try lock.withLock {
-            let device = try openedDevice()
-            var state = SlotState(target: target, connectionOpen: connectionOpen)
+    func withDevice<T: Sendable>(_ body: (LibNFCDevice, inout SlotState) throws -> T) throws -> T {
+        try fields.withLock { fields in
+            let device = try openedDevice(&fields)
+            var state = SlotState(target: fields.target, connectionOpen: fields.connectionOpen)
             defer {
-                target = state.target
-                connectionOpen = state.connectionOpen
+                fields.target = state.target
+                fields.connectionOpen = state.connectionOpen
             }
             do {
                 return try body(device, &state)
             } catch let error as LibNFCError where TagError.isDeviceFailure(error) {
-                closeLocked()
+                close(&fields)
                 state.target = nil
                 throw error
             }
@@ -47,36 +56,34 @@ final class LibNFCReaderSlot: @unchecked Sendable {
         var connectionOpen: Bool
     }
 
-    var isOpen: Bool { lock.withLock { device?.isOpen ?? false } }
+    var isOpen: Bool { fields.withLock { $0.device?.isOpen ?? false } }
 
     /// Interrupts a blocking libnfc call on another thread (nfc_abort_command).
     func abort() {
-        // Not under `lock`: the blocked call holds it. LibNFCDevice.abort() is thread-safe.
-        referenceLock.withLock { abortTarget }?.abort()
+        // Not under `fields`: the blocked call holds it. LibNFCDevice.abort() is thread-safe.
+        abortTarget.withLock { $0 }?.abort()
     }
-    private let referenceLock = NSLock()
-    private var abortTarget: LibNFCDevice?
 
     /// Marks the tag connection as ended without touching the device.
     func endConnection() {
-        lock.withLock { connectionOpen = false }
+        fields.withLock { $0.connectionOpen = false }
     }
 
     /// Closes the device (nfc_close); the next `withDevice` reopens it.
     func close() {
-        lock.withLock { closeLocked() }
+        fields.withLock { close(&$0) }
     }
 
-    private func closeLocked() {
-        device?.close()
-        device = nil
-        referenceLock.withLock { abortTarget = nil }
-        target = nil
-        connectionOpen = false
+    private func close(_ fields: inout Fields) {
+        fields.device?.close()
+        fields.device = nil
+        abortTarget.withLock { $0 = nil }
+        fields.target = nil
+        fields.connectionOpen = false
     }
 
-    private func openedDevice() throws -> LibNFCDevice {
-        if let device, device.isOpen { return device }
+    private func openedDevice(_ fields: inout Fields) throws -> LibNFCDevice {
+        if let device = fields.device, device.isOpen { return device }
         let opened = try context().open(connstring)
         do {
             try opened.initiatorInit()
@@ -86,9 +93,9 @@ final class LibNFCReaderSlot: @unchecked Sendable {
             opened.close()
             throw error
         }
-        device = opened
-        referenceLock.withLock { abortTarget = opened }
-        target = nil
+        fields.device = opened
+        abortTarget.withLock { $0 = opened }
+        fields.target = nil
         return opened
     }
 }

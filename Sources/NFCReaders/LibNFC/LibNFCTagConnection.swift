@@ -1,6 +1,7 @@
 import Foundation
 import LibNFC
 import NFCTags
+import ReaderCore
 
 /// A connection to one tag on a libnfc device. ISO-DEP tags (SAK bit 0x20) get `apdu`,
 /// Type 2 tags (SAK 00) get `type2`. Every command takes the device lock for one exchange.
@@ -58,7 +59,7 @@ final class LibNFCExchanger {
     /// ERFTRANS (the PN53x saw no answer, or a NAK, or garbage) is resolved with one
     /// anticollision round: the same UID answers → `.transport`, else → `.tagLost`.
     /// The re-selection also wakes a Type 2 tag muted by a NAK.
-    func run<T>(_ body: (LibNFCDevice) throws -> T) throws -> T {
+    func run<T: Sendable>(_ body: (LibNFCDevice) throws -> T) throws -> T {
         guard !abandoned.isRaised else { throw TagError.tagLost }
         do {
             return try slot.withDevice { device, state in

@@ -1,4 +1,5 @@
 import LibNFC
+import ReaderCore
 
 /// PC/SC-style ATRs for tags seen through libnfc, so both backends describe a tag alike
 /// (PC/SC Part 3 §3.1.3.2.3; docs/tags-and-readers.md §3).

@@ -1,4 +1,5 @@
 import NFCTags
+import ReaderCore
 
 /// What the PC/SC backend learns from a contactless ATR: the technology and, for ISO 14443-4
 /// cards, the historical bytes (from the ATS). The whole ATR is parsed (`ATR` in NFCTags,

@@ -1,5 +1,7 @@
 import Foundation
 import PCSC
+import ReaderCore
+import Synchronization
 
 /// One reader and the tag on it now (`PCSCBackend.snapshot()`).
 public struct ReaderSnapshot: Sendable {
@@ -40,23 +42,24 @@ extension PCSCBackend {
                           limit: TimeInterval = detectionLimit) -> DetectedTag? {
         // A reader this process leaves alone (`--reader` names another): no exchange at all.
         guard readUID else { return unidentified(info: info, atr: atr) }
-        final class Outcome: @unchecked Sendable {
-            var tag: DetectedTag?
+        final class Outcome: Sendable {
+            let tag = Mutex<DetectedTag?>(nil)
             let done = DispatchSemaphore(value: 0)
         }
         let outcome = Outcome()
         ReaderLane.lane(for: info).async {
-            if let context = try? Context() {
-                outcome.tag = detectTag(context, info: info, atr: atr)
+            let tag: DetectedTag? = if let context = try? Context() {
+                detectTag(context, info: info, atr: atr)
             } else {
-                outcome.tag = unidentified(info: info, atr: atr)
+                unidentified(info: info, atr: atr)
             }
+            outcome.tag.withLock { $0 = tag }
             outcome.done.signal()
         }
         guard outcome.done.wait(timeout: .now() + limit) == .success else {
             return unidentified(info: info, atr: atr)
         }
-        return outcome.tag
+        return outcome.tag.withLock { $0 }
     }
 
     /// A tag reported from its ATR alone (no UID).

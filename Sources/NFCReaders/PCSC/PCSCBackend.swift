@@ -1,10 +1,12 @@
 import Foundation
 import NFCTags
 import PCSC
+import ReaderCore
+import Synchronization
 
 /// Readers and tags through pcsc-lite (pcscd). Each call opens its own PC/SC context, so a backend
 /// keeps working across pcscd restarts and may be used from any thread.
-public final class PCSCBackend: ReaderBackend, @unchecked Sendable {
+public final class PCSCBackend: ReaderBackend, Sendable {
     public let kind = ReaderBackendKind.pcsc
     /// How often a monitor tries to reach pcscd again after losing it.
     public let retryInterval: Duration
@@ -74,12 +76,9 @@ public final class PCSCBackend: ReaderBackend, @unchecked Sendable {
 
 /// A process-wide presence counter: every arrival gets a new value.
 enum PresenceCounter {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var value: UInt64 = 0
+    private static let value = Atomic<UInt64>(0)
 
     static func next() -> UInt64 {
-        lock.lock(); defer { lock.unlock() }
-        value += 1
-        return value
+        value.wrappingAdd(1, ordering: .relaxed).newValue
     }
 }

@@ -1,6 +1,7 @@
 import Glibc
 import NFCTags
 import PCSC
+import ReaderCore
 
 // The PC/SC boundary: SCARD_* codes become TagError / ReaderError here and nowhere else.
 

@@ -1,9 +1,11 @@
 import Foundation
 import NFCTags
 import PCSC
+import ReaderCore
 
 /// The monitoring thread of `PCSCBackend`: blocks in SCardGetStatusChange on its own context,
 /// turns state changes into `ReaderEvent`s, survives pcscd restarts.
+// @unchecked: the mutable state is guarded by `condition`, which the thread also waits on (a Mutex cannot wait).
 final class PCSCMonitor: ReaderMonitor, @unchecked Sendable {
     private let handler: @Sendable (ReaderEvent) -> Void
     private let retryInterval: Duration

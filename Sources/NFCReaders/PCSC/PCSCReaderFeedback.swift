@@ -1,4 +1,5 @@
 import NFCTags
+import ReaderCore
 
 /// What nfctap sends a PC/SC reader for LED/buzzer feedback, by `PCSCReaderProfile.feedbackPath`.
 public enum PCSCReaderFeedback {

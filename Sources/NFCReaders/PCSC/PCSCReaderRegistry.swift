@@ -1,18 +1,22 @@
 import Foundation
 import NFCTags
 import PCSC
+import Synchronization
 
 /// What this process learned about each PC/SC reader: its profile (the firmware string is asked
 /// once per reader name, and only of ACS readers; a PC/SC name carries the model, so a reader
 /// plugged back under the same name is the same kind) and whether nfctap turned the ACR122U's automatic
 /// buzzer off (restored at exit).
-public final class PCSCReaderRegistry: @unchecked Sendable {
+public final class PCSCReaderRegistry: Sendable {
     public static let shared = PCSCReaderRegistry()
 
-    private let lock = NSLock()
-    private var profiles: [String: PCSCReaderProfile] = [:]
-    private var buzzerOff: Set<String> = []
-    private var exitHookInstalled = false
+    private struct State {
+        var profiles: [String: PCSCReaderProfile] = [:]
+        var buzzerOff: Set<String> = []
+        var exitHookInstalled = false
+    }
+
+    private let state = Mutex(State())
 
     public init() {}
 
@@ -20,7 +24,7 @@ public final class PCSCReaderRegistry: @unchecked Sendable {
     /// `firmwareQuery(readerName:)` has a question for it (asked through `ask`, which returns nil
     /// when the reader refused), else from the name. Cached per reader name.
     public func profile(readerName: String, ask: ([UInt8]) -> [UInt8]?) -> PCSCReaderProfile {
-        if let known = lock.withLock({ profiles[readerName] }) { return known }
+        if let known = state.withLock({ $0.profiles[readerName] }) { return known }
         var firmware: String?
         var refused = false
         if let query = PCSCReaderProfile.firmwareQuery(readerName: readerName), let reply = ask(query) {
@@ -28,24 +32,24 @@ public final class PCSCReaderRegistry: @unchecked Sendable {
             refused = firmware == nil && reply.count == 2
         }
         let profile = PCSCReaderProfile.identify(readerName: readerName, firmware: firmware, refused: refused)
-        lock.withLock { profiles[readerName] = profile }
+        state.withLock { $0.profiles[readerName] = profile }
         return profile
     }
 
     /// Remembers that the reader refused its raw path, so later connections do not ask again
     /// (one refused APDU per reader and process, not per tap).
     public func noteRawCommandsRefused(readerName: String) {
-        lock.withLock { profiles[readerName]?.rawCommandsRefused = true }
+        state.withLock { $0.profiles[readerName]?.rawCommandsRefused = true }
     }
 
     /// Records that the automatic buzzer of `readerName` is to be turned off; true the first time
     /// (the caller then sends `PCSCReaderFeedback.automaticBuzzerOff`). The first call installs an
     /// exit hook that turns it back on (`restoreBuzzers`).
     public func claimBuzzer(readerName: String) -> Bool {
-        let (first, installHook) = lock.withLock { () -> (Bool, Bool) in
-            let first = buzzerOff.insert(readerName).inserted
-            let install = first && !exitHookInstalled
-            if install { exitHookInstalled = true }
+        let (first, installHook) = state.withLock { state -> (Bool, Bool) in
+            let first = state.buzzerOff.insert(readerName).inserted
+            let install = first && !state.exitHookInstalled
+            if install { state.exitHookInstalled = true }
             return (first, install)
         }
         if installHook, self === PCSCReaderRegistry.shared {
@@ -55,16 +59,16 @@ public final class PCSCReaderRegistry: @unchecked Sendable {
     }
 
     /// Readers whose automatic buzzer nfctap turned off and has not restored.
-    public var readersWithBuzzerOff: Set<String> { lock.withLock { buzzerOff } }
+    public var readersWithBuzzerOff: Set<String> { state.withLock { $0.buzzerOff } }
 
     /// Turns the automatic buzzer back on, best effort: an escape command on a direct connection
     /// (no card needed, but libccid passes escapes only with `ifdDriverOptions` 0x0001), else the
     /// pseudo-APDU on a shared connection when a card is present. The setting is volatile either
     /// way: unplugging the reader restores it.
     public func restoreBuzzers() {
-        let names = lock.withLock { () -> Set<String> in
-            defer { buzzerOff.removeAll() }
-            return buzzerOff
+        let names = state.withLock { state -> Set<String> in
+            defer { state.buzzerOff.removeAll() }
+            return state.buzzerOff
         }
         guard !names.isEmpty, let context = try? Context() else { return }
         for name in names {

@@ -1,5 +1,6 @@
 import NFCTags
 import PCSC
+import ReaderCore
 
 /// A connection to a tag through pcscd. Closes in `deinit` if `disconnect()` was not called.
 public final class PCSCTagConnection: TagConnection {

@@ -1,5 +1,6 @@
 import NFCTags
 import PCSC
+import ReaderCore
 
 /// The `Transceiver` of a PC/SC connection: one `SCardTransmit` per exchange. For ISO-DEP cards a
 /// command is a C-APDU; for storage tags it is a reader pseudo-APDU (`FF CA`, `FF B0`, `FF D6`, …).

@@ -3,6 +3,7 @@ import DesktopIntegration
 import Dispatch
 import Foundation
 import NFCReaders
+import ReaderCore
 import Pairing
 import SDBus
 

@@ -1,4 +1,3 @@
-import NFCReaders
 
 /// The kernel's NFC stack (`nfc`, `pn533`, `pn533_usb`) binds PN533-based readers (ACR122U, SCL3711)
 /// and hides them from pcscd and libnfc.

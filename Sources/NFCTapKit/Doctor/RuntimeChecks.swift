@@ -1,5 +1,6 @@
 import NFCReaders
 import Pairing
+import ReaderCore
 
 /// pcscd running and the readers it sees (the running side of PCSCInstallCheck).
 package struct PCSCRuntimeCheck {

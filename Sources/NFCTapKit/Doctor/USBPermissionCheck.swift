@@ -1,4 +1,3 @@
-import NFCReaders
 
 /// Known readers on the USB bus, and whether this user may open their device node
 /// (needed for libnfc's direct USB drivers; pcscd runs as root and does not need it).
@@ -52,3 +51,4 @@ package struct USBPermissionCheck {
 }
 
 import Foundation
+import ReaderCore

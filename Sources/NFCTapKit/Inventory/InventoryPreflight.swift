@@ -1,5 +1,5 @@
 import CoreNFCLinux
-import NFCReaders
+import ReaderCore
 
 /// Before an inventory starts: is there a reader to tap on? The session itself would start with
 /// none (readers may come later), but a backend that cannot list readers at the start is not

@@ -1,6 +1,5 @@
 import CoreNFCLinux
 import NDEF
-import NFCReaders
 
 /// One tag as `scan`, `inventory`, `kiosk` and `demo` print it: the `decode` object
 /// (`records`, `zebra`) plus `uid`, `type`, `product`, `capacity`, `writable`, `reader`,

@@ -2,7 +2,7 @@ import CoreNFCLinux
 import Foundation
 import Logging
 import NDEF
-import NFCReaders
+import ReaderCore
 import Synchronization
 
 /// `nfctap kiosk`'s engine: one multi-read session at a time, forever; every tag goes to the

@@ -12,13 +12,13 @@ extension EmulatedPCSCReader {
         switch p2 { // 00 Manage Session, 01 Transparent Exchange
         case 0x00:
             switch dataObjects {
-            case [0x81, 0x00]: lock.withLock { _sessionOpen = true }
-            case [0x82, 0x00]: lock.withLock { _sessionOpen = false }
+            case [0x81, 0x00]: state.withLock { $0.sessionOpen = true }
+            case [0x82, 0x00]: state.withLock { $0.sessionOpen = false }
             default: return [0xC0, 0x03, 0x01, 0x6A, 0x81] + Self.ok
             }
             return success + Self.ok
         case 0x01:
-            guard lock.withLock({ _sessionOpen }) else { return Self.failed }
+            guard state.withLock({ $0.sessionOpen }) else { return Self.failed }
             guard dataObjects.count >= 2, dataObjects[0] == 0x95 else { return [0xC0, 0x03, 0x01, 0x6A, 0x81] + Self.ok }
             var length = Int(dataObjects[1]), start = 2
             if dataObjects[1] == 0x81, dataObjects.count >= 3 { length = Int(dataObjects[2]); start = 3 }

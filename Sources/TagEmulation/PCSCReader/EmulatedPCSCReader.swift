@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+import Synchronization
 
 /// A PC/SC contactless reader's personality in front of a `VirtualTag`: the ATR it builds, the
 /// pseudo-APDUs it understands (docs/tags-and-readers.md §3) and the frames it sends the
@@ -7,51 +8,75 @@ import NFCTags
 /// `EmulatedPCSCTransceiver` for in-process tests and the demo.
 ///
 /// Every `transmit` is one exchange of `plan` (latency, leave-field, injected faults, log).
-public final class EmulatedPCSCReader: @unchecked Sendable {
+public final class EmulatedPCSCReader: Sendable {
     public let profile: PCSCReaderProfile
     public let plan: FaultPlan
-    let lock = NSLock()
-    private var _tag: VirtualTag?
-    var _ledState: UInt8 = 0
-    var _buzzerOnDetection = true
-    var _lockedUp = false
-    var _sessionOpen = false
-    var _escapeLog: [[UInt8]] = []
-    var _buzzerBeeps: [UInt8] = []
+
+    /// The tag, what the reader did so far and its quirks, behind one lock.
+    struct State {
+        var tag: VirtualTag?
+        var ledState: UInt8 = 0
+        var buzzerOnDetection = true
+        var lockedUp = false
+        var sessionOpen = false
+        var escapeLog: [[UInt8]] = []
+        var buzzerBeeps: [UInt8] = []
+        var firmwareString: String?
+        var pn532ErrorsAsStatusWords = false
+        var locksUpAfterFailedRead: Bool
+        var refusesReadsPastMemoryEnd: [UInt8]?
+        var refusesTransparentExchange = false
+    }
+
+    let state: Mutex<State>
 
     /// ACR122U quirks, as reported for real units (see the properties). On by default for the
     /// `.acr122u` profile except `pn532ErrorsAsStatusWords`.
     /// The firmware string `FF 00 48 00 00` returns without a status word (ACR122U API v2.04 §6.3;
     /// "ACR122U215" in nfcpy issue 105's trace). nil: the reader refuses the command (`6A 81`).
-    public var firmwareString: String?
+    public var firmwareString: String? {
+        get { state.withLock { $0.firmwareString } }
+        set { state.withLock { $0.firmwareString = newValue } }
+    }
     /// PN532 failures of a direct transmit come back as `63 01` (timeout) and `63 7F` (wrong
     /// command) instead of `D5 43 01 90 00` (ACR122L manual; libnfc issue 251, a Touchatag).
-    public var pn532ErrorsAsStatusWords = false
+    public var pn532ErrorsAsStatusWords: Bool {
+        get { state.withLock { $0.pn532ErrorsAsStatusWords } }
+        set { state.withLock { $0.pn532ErrorsAsStatusWords = newValue } }
+    }
     /// After a READ BINARY the tag refused (`63 00`), every later READ BINARY answers `63 00` until the
     /// tag is re-presented (`reset()` / a new tag), as a public smartcardservices report describes.
-    public var locksUpAfterFailedRead: Bool
+    public var locksUpAfterFailedRead: Bool {
+        get { state.withLock { $0.locksUpAfterFailedRead } }
+        set { state.withLock { $0.locksUpAfterFailedRead = newValue } }
+    }
     /// A generic reader that refuses 16-byte READ BINARYs crossing the end of the chip's memory with
     /// this status word (`6B 00` / `6A 82`, as a Feitian R502 trace shows on an Ultralight C).
     /// nil: the reader passes them and the tag rolls over.
-    public var refusesReadsPastMemoryEnd: [UInt8]?
+    public var refusesReadsPastMemoryEnd: [UInt8]? {
+        get { state.withLock { $0.refusesReadsPastMemoryEnd } }
+        set { state.withLock { $0.refusesReadsPastMemoryEnd = newValue } }
+    }
     /// A reader of a transparent-exchange family whose firmware refuses `FF C2` (`6D 00`).
-    public var refusesTransparentExchange = false
+    public var refusesTransparentExchange: Bool {
+        get { state.withLock { $0.refusesTransparentExchange } }
+        set { state.withLock { $0.refusesTransparentExchange = newValue } }
+    }
 
     public init(profile: PCSCReaderProfile = .generic, tag: VirtualTag? = nil, plan: FaultPlan = FaultPlan()) {
         self.profile = profile
-        self._tag = tag
         self.plan = plan
-        self.firmwareString = profile.family == .acr122u ? "ACR122U215" : nil
-        self.locksUpAfterFailedRead = profile.family == .acr122u
+        self.state = Mutex(State(tag: tag, firmwareString: profile.family == .acr122u ? "ACR122U215" : nil,
+                                 locksUpAfterFailedRead: profile.family == .acr122u))
         tag?.activate()
     }
 
     /// The tag on the reader; nil = no card. Setting one activates it (it just entered the field).
     public var tag: VirtualTag? {
-        get { lock.withLock { _tag } }
+        get { state.withLock { $0.tag } }
         set {
             newValue?.activate()
-            lock.withLock { _tag = newValue; _lockedUp = false; _sessionOpen = false }
+            state.withLock { $0.tag = newValue; $0.lockedUp = false; $0.sessionOpen = false }
         }
     }
 
@@ -68,18 +93,18 @@ public final class EmulatedPCSCReader: @unchecked Sendable {
     }
 
     /// The reader is refusing every READ BINARY until the tag is re-presented.
-    public var isLockedUp: Bool { lock.withLock { _lockedUp } }
+    public var isLockedUp: Bool { state.withLock { $0.lockedUp } }
     /// A transparent session is open (`FF C2 00 00 02 81 00` without its end).
-    public var isTransparentSessionOpen: Bool { lock.withLock { _sessionOpen } }
+    public var isTransparentSessionOpen: Bool { state.withLock { $0.sessionOpen } }
     /// Every SCardControl escape command received, in order.
-    public var escapeLog: [[UInt8]] { lock.withLock { _escapeLog } }
+    public var escapeLog: [[UInt8]] { state.withLock { $0.escapeLog } }
     /// Buzzer durations (10 ms units) asked through the ACS escape "Buzzer Control".
-    public var buzzerBeeps: [UInt8] { lock.withLock { _buzzerBeeps } }
+    public var buzzerBeeps: [UInt8] { state.withLock { $0.buzzerBeeps } }
 
     /// ACR122U LED state as the last `FF 00 40` left it: bit 0 red, bit 1 green.
-    public var ledState: UInt8 { lock.withLock { _ledState } }
+    public var ledState: UInt8 { state.withLock { $0.ledState } }
     /// ACR122U "buzz on card detection" (`FF 00 52 FF 00` on, `FF 00 52 00 00` off).
-    public var buzzerOnDetection: Bool { lock.withLock { _buzzerOnDetection } }
+    public var buzzerOnDetection: Bool { state.withLock { $0.buzzerOnDetection } }
 
     /// The ATR for the current tag; nil when there is none.
     public var atr: [UInt8]? { tag.map(Self.atr(for:)) }
@@ -87,7 +112,7 @@ public final class EmulatedPCSCReader: @unchecked Sendable {
     /// Power-on or reset from the host (vpcd control bytes 01/02): re-activates the tag.
     public func reset() {
         tag?.activate()
-        lock.withLock { _lockedUp = false; _sessionOpen = false }
+        state.withLock { $0.lockedUp = false; $0.sessionOpen = false }
     }
 
     /// One APDU to the reader; nil when no card is present or the tag did not answer
@@ -160,13 +185,13 @@ public final class EmulatedPCSCReader: @unchecked Sendable {
         case .identiv, .omnikey, .springcard, .generic:
             guard wanted <= 16 else { return Self.wrongLength }
         }
-        if lock.withLock({ _lockedUp }) { return Self.failed }
+        if state.withLock({ $0.lockedUp }) { return Self.failed }
         if let refusal = refusesReadsPastMemoryEnd, let pages = (tag as? VirtualType2Tag)?.product.totalPages,
            block + (wanted + 3) / 4 > pages {
             return refusal
         }
         guard let data = tag.respond(to: [0x30, UInt8(block)]), data.count == 16 else {
-            if locksUpAfterFailedRead { lock.withLock { _lockedUp = true } }
+            if locksUpAfterFailedRead { state.withLock { $0.lockedUp = true } }
             return Self.failed
         }
         let count = profile.family == .identiv ? 4 : wanted
@@ -203,7 +228,7 @@ public final class EmulatedPCSCReader: @unchecked Sendable {
             guard body.count == 5, body[0] == 4 else { return Self.wrongLength }
             return [0x90, setLED(p2)]
         case (0x52, 0x00), (0x52, 0xFF):
-            lock.withLock { _buzzerOnDetection = p2 == 0xFF }
+            state.withLock { $0.buzzerOnDetection = p2 == 0xFF }
             return Self.ok
         default:
             return Self.functionNotSupported
@@ -213,10 +238,10 @@ public final class EmulatedPCSCReader: @unchecked Sendable {
     /// LED control byte: bits 0/1 final red/green, bits 2/3 their update masks (blinking is not
     /// modelled). Returns the new state.
     private func setLED(_ control: UInt8) -> UInt8 {
-        lock.withLock {
-            if control & 0x04 != 0 { _ledState = (_ledState & ~0x01) | (control & 0x01) }
-            if control & 0x08 != 0 { _ledState = (_ledState & ~0x02) | (control & 0x02) }
-            return _ledState
+        state.withLock { state in
+            if control & 0x04 != 0 { state.ledState = (state.ledState & ~0x01) | (control & 0x01) }
+            if control & 0x08 != 0 { state.ledState = (state.ledState & ~0x02) | (control & 0x02) }
+            return state.ledState
         }
     }
 

@@ -7,7 +7,8 @@ import NFCTags
 /// It covers what libnfc 1.8's `pn532_uart` driver sends when opening a device, listing,
 /// reading and writing tags and closing (docs/tags-and-readers.md §5). Every frame that
 /// reaches the tag goes through `plan` (latency, leave-field, faults, log).
-final class PN532Chip {
+// @unchecked: its exchanges run on the emulator's serving thread only; other threads swap its tag under the emulator's lock.
+final class PN532Chip: @unchecked Sendable {
     /// What the chip does with a command.
     enum Outcome: Equatable {
         /// Answer with this payload (command code + 1, then data).

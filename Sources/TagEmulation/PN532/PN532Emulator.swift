@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,19 +12,22 @@ import Glibc
 /// swapped or removed at any time; every frame that reaches the tag goes through `plan`.
 /// Clients may close and reopen the port. After `stop()`, `start()` opens a new pseudo-terminal;
 /// with `linkPath` the same path then points at it (a reader that was unplugged and plugged back).
-public final class PN532Emulator: @unchecked Sendable {
+public final class PN532Emulator: Sendable {
     public let plan: FaultPlan
     /// A symlink kept pointing at the current pseudo-terminal, if given.
     public let linkPath: String?
 
-    private let lock = NSLock()
-    private var chip: PN532Chip
-    private var terminal: PseudoTerminal?
-    private var thread: Thread?
-    private var wakePipe: [Int32] = [-1, -1]
-    private var finished: DispatchSemaphore?
-    private var _framesReceived = 0
-    private var _commandLog: [[UInt8]] = []
+    private struct State {
+        var chip: PN532Chip
+        var terminal: PseudoTerminal?
+        var thread: Thread?
+        var wakePipe: [Int32] = [-1, -1]
+        var finished: DispatchSemaphore?
+        var framesReceived = 0
+        var commandLog: [[UInt8]] = []
+    }
+
+    private let state: Mutex<State>
 
     /// - Parameters:
     ///   - tag: the tag in the field at start, or nil for an empty field.
@@ -32,7 +36,7 @@ public final class PN532Emulator: @unchecked Sendable {
     public init(tag: VirtualTag?, plan: FaultPlan = FaultPlan(), linkPath: String? = nil) {
         self.plan = plan
         self.linkPath = linkPath
-        self.chip = PN532Chip(tag: tag, plan: plan)
+        self.state = Mutex(State(chip: PN532Chip(tag: tag, plan: plan)))
     }
 
     deinit { stop() }
@@ -40,7 +44,7 @@ public final class PN532Emulator: @unchecked Sendable {
     /// The device path clients open: `linkPath` when given, else the `/dev/pts/N` slave.
     /// nil when stopped.
     public var path: String? {
-        lock.withLock { terminal == nil ? nil : (linkPath ?? terminal?.path) }
+        state.withLock { $0.terminal == nil ? nil : (linkPath ?? $0.terminal?.path) }
     }
 
     /// libnfc's connstring for this emulator, e.g. `pn532_uart:/dev/pts/4`.
@@ -48,21 +52,21 @@ public final class PN532Emulator: @unchecked Sendable {
 
     /// The tag in the field (nil: empty field). Setting it releases the previous one.
     public var tag: VirtualTag? {
-        get { lock.withLock { chip.tag } }
-        set { lock.withLock { chip.setTag(newValue) } }
+        get { state.withLock { $0.chip.tag } }
+        set { state.withLock { $0.chip.setTag(newValue) } }
     }
 
     /// Information frames received from the host since start (every PN532 command).
-    public var framesReceived: Int { lock.withLock { _framesReceived } }
+    public var framesReceived: Int { state.withLock { $0.framesReceived } }
 
     /// The PN532 commands received (command code + data), in order.
-    public var commandLog: [[UInt8]] { lock.withLock { _commandLog } }
+    public var commandLog: [[UInt8]] { state.withLock { $0.commandLog } }
 
     /// Forgets the received-frame count and command log.
     public func resetCounters() {
-        lock.withLock {
-            _framesReceived = 0
-            _commandLog = []
+        state.withLock {
+            $0.framesReceived = 0
+            $0.commandLog = []
         }
     }
 
@@ -70,8 +74,8 @@ public final class PN532Emulator: @unchecked Sendable {
     /// - Throws: `PN532EmulatorError`.
     @discardableResult
     public func start() throws -> String {
-        try lock.withLock {
-            guard terminal == nil else { throw PN532EmulatorError.alreadyRunning }
+        try state.withLock { state in
+            guard state.terminal == nil else { throw PN532EmulatorError.alreadyRunning }
             let pty = try PseudoTerminal()
             if let linkPath {
                 unlink(linkPath)
@@ -87,19 +91,19 @@ public final class PN532Emulator: @unchecked Sendable {
                 pty.close()
                 throw PN532EmulatorError.pseudoTerminal("pipe", code)
             }
-            wakePipe = fds
-            terminal = pty
+            state.wakePipe = fds
+            state.terminal = pty
             // A fresh chip state each start (a power cycle), same tag and plan.
-            chip = PN532Chip(tag: chip.tag, plan: plan)
+            state.chip = PN532Chip(tag: state.chip.tag, plan: plan)
             let done = DispatchSemaphore(value: 0)
-            finished = done
+            state.finished = done
             let wakeRead = fds[0]
             let t = Thread { [self] in
                 self.serve(pty, wake: wakeRead)
                 done.signal()
             }
             t.name = "PN532Emulator"
-            thread = t
+            state.thread = t
             t.start()
             return linkPath ?? pty.path
         }
@@ -107,14 +111,14 @@ public final class PN532Emulator: @unchecked Sendable {
 
     /// Stops serving and closes the pseudo-terminal (clients see the device vanish). Idempotent.
     public func stop() {
-        let (pty, done, fds): (PseudoTerminal?, DispatchSemaphore?, [Int32]) = lock.withLock {
+        let (pty, done, fds): (PseudoTerminal?, DispatchSemaphore?, [Int32]) = state.withLock { state in
             defer {
-                terminal = nil
-                thread = nil
-                finished = nil
-                wakePipe = [-1, -1]
+                state.terminal = nil
+                state.thread = nil
+                state.finished = nil
+                state.wakePipe = [-1, -1]
             }
-            return (terminal, finished, wakePipe)
+            return (state.terminal, state.finished, state.wakePipe)
         }
         guard let pty else { return }
         var byte: UInt8 = 1
@@ -134,7 +138,7 @@ public final class PN532Emulator: @unchecked Sendable {
         var decoder = PN532FrameDecoder()
         var lastReply: [UInt8] = []
         while true {
-            let pending = lock.withLock { chip.hasPendingPoll }
+            let pending = state.withLock { $0.chip.hasPendingPoll }
             var fds = [pollfd(fd: pty.master, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
             // While InAutoPoll waits for a tag, look again every 20 ms; otherwise sleep until input.
@@ -150,9 +154,9 @@ public final class PN532Emulator: @unchecked Sendable {
             while let event = decoder.next() {
                 switch event {
                 case let .information(tfi, payload):
-                    lock.withLock {
-                        _framesReceived += 1
-                        _commandLog.append(payload)
+                    state.withLock {
+                        $0.framesReceived += 1
+                        $0.commandLog.append(payload)
                     }
                     pty.write(PN532Frame.ack)
                     guard tfi == PN532Frame.hostToChip else {
@@ -162,7 +166,7 @@ public final class PN532Emulator: @unchecked Sendable {
                     }
                     // The tag exchange (with its latency) runs outside the lock so tests can
                     // swap the tag meanwhile; the chip itself is only used from this thread.
-                    let outcome = lock.withLock { chip }.handle(payload)
+                    let outcome = state.withLock { $0.chip }.handle(payload)
                     switch outcome {
                     case let .reply(answer):
                         lastReply = PN532Frame.encode(tfi: PN532Frame.chipToHost, answer)
@@ -175,7 +179,7 @@ public final class PN532Emulator: @unchecked Sendable {
                     }
                 case .ack:
                     // The host aborts the running command (libnfc's nfc_abort_command).
-                    lock.withLock { chip }.abortPending()
+                    state.withLock { $0.chip }.abortPending()
                 case .nack:
                     // The host asks for the last answer again.
                     if !lastReply.isEmpty { pty.write(lastReply) }
@@ -184,7 +188,7 @@ public final class PN532Emulator: @unchecked Sendable {
                     break
                 }
             }
-            if let answer = lock.withLock({ chip }).pollPending() {
+            if let answer = state.withLock({ $0.chip }).pollPending() {
                 lastReply = PN532Frame.encode(tfi: PN532Frame.chipToHost, answer)
                 pty.write(lastReply)
             }

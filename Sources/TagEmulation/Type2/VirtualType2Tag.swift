@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+import Synchronization
 
 /// A byte-accurate NFC Forum Type 2 chip (NTAG213/215/216, MIFARE Ultralight, Ultralight C,
 /// Ultralight EV1) answering native frames without CRC (docs/tags-and-readers.md §1):
@@ -13,15 +14,13 @@ import NFCTags
 /// - A NAK, an unsupported command (GET_VERSION or FAST_READ on Ultralight / Ultralight C, AUTH,
 ///   anything unknown) or a malformed frame leaves the tag mute (no answer) until `activate()`,
 ///   as the real chips drop to IDLE.
-public final class VirtualType2Tag: VirtualTag, @unchecked Sendable {
+public final class VirtualType2Tag: VirtualTag, Sendable {
     static let ack: [UInt8] = [0x0A]
     static let nak: [UInt8] = [0x00]
 
     public let product: Type2Product
     let model: Type2ChipModel
-    private let lock = NSLock()
-    private var mem: [UInt8]
-    private var muted = false
+    private let chip: Mutex<Chip>
 
     /// Loads a raw memory image (every page, `product.totalPages × 4` bytes, as `memory` saves it).
     /// - Throws: `TagError.unsupported` for `.unknown`; `TagError.invalidTagData` for a wrong size.
@@ -39,7 +38,7 @@ public final class VirtualType2Tag: VirtualTag, @unchecked Sendable {
     init(model: Type2ChipModel, memory: [UInt8]) {
         self.product = model.product
         self.model = model
-        self.mem = memory + [UInt8](repeating: 0, count: max(0, model.totalPages * 4 - memory.count))
+        self.chip = Mutex(Chip(model: model, mem: memory + [UInt8](repeating: 0, count: max(0, model.totalPages * 4 - memory.count))))
     }
 
     /// A chip in its factory state (NTAG21x NDEF formatted and empty; Ultralights blank).
@@ -70,30 +69,30 @@ public final class VirtualType2Tag: VirtualTag, @unchecked Sendable {
         let n = ndef.count
         var area = prefix + [0x03] + (n < 0xFF ? [UInt8(n)] : [0xFF, UInt8(n >> 8), UInt8(n & 0xFF)]) + ndef
         if area.count < cc.dataAreaByteCount { area.append(0xFE) }
-        lock.withLock {
-            mem.replaceSubrange(12 ..< 16, with: cc.bytes)
-            mem.replaceSubrange(16 ..< 16 + area.count, with: area)
+        chip.withLock {
+            $0.mem.replaceSubrange(12 ..< 16, with: cc.bytes)
+            $0.mem.replaceSubrange(16 ..< 16 + area.count, with: area)
         }
     }
 
     /// The whole memory image, page 0 first (a save format `init(product:memory:)` loads).
-    public var memory: [UInt8] { lock.withLock { mem } }
+    public var memory: [UInt8] { chip.withLock { $0.mem } }
 
     /// Pages `range` of the image, for assertions.
     public func pages(_ range: Range<Int>) -> [UInt8] {
-        lock.withLock {
-            let end = min(mem.count, max(0, range.upperBound) * 4)
+        chip.withLock { chip in
+            let end = min(chip.mem.count, max(0, range.upperBound) * 4)
             let start = min(end, max(0, range.lowerBound) * 4)
-            return Array(mem[start ..< end])
+            return Array(chip.mem[start ..< end])
         }
     }
 
     /// True after a NAK or an unsupported command until `activate()`.
-    public var isMuted: Bool { lock.withLock { muted } }
+    public var isMuted: Bool { chip.withLock { $0.muted } }
 
     // MARK: VirtualTag
 
-    public var uid: [UInt8] { lock.withLock { Array(mem[0 ..< 3] + mem[4 ..< 8]) } }
+    public var uid: [UInt8] { chip.withLock { $0.uid } }
     public var atqa: [UInt8] { [0x00, 0x44] }
     public var sak: UInt8 { 0x00 }
     public var ats: [UInt8]? { nil }
@@ -107,44 +106,58 @@ public final class VirtualType2Tag: VirtualTag, @unchecked Sendable {
     }
 
     public func activate() {
-        lock.withLock { muted = false }
+        chip.withLock { $0.muted = false }
     }
 
     public func respond(to frame: [UInt8]) -> [UInt8]? {
-        lock.withLock {
+        chip.withLock { $0.respond(to: frame, product: product) }
+    }
+}
+
+/// The chip's memory and state, behind the tag's lock.
+private struct Chip {
+    typealias Tag = VirtualType2Tag
+    let model: Type2ChipModel
+    var mem: [UInt8]
+    var muted = false
+
+    var uid: [UInt8] { Array(mem[0 ..< 3] + mem[4 ..< 8]) }
+
+    mutating func respond(to frame: [UInt8], product: Type2Product) -> [UInt8]? {
+        do {
             guard !muted, let command = frame.first else { return nil }
             let reply: [UInt8]?
             switch (command, frame.count) {
             case (0x30, 2): reply = read(page: Int(frame[1]))
             case (0x3A, 3) where model.supportsFastRead: reply = fastRead(Int(frame[1]), Int(frame[2]))
             case (0x60, 1) where model.supportsGetVersion: reply = product.versionBytes
-            case (0x3C, 2) where model.supportsGetVersion && frame[1] == 0x00: reply = Self.signature(uid: Array(mem[0 ..< 3] + mem[4 ..< 8]))
+            case (0x3C, 2) where model.supportsGetVersion && frame[1] == 0x00: reply = Tag.signature(uid: uid)
             case (0xA2, 6): reply = write(page: Int(frame[1]), data: Array(frame[2 ..< 6]))
             default: reply = nil // unsupported, malformed, HLTA: the chip drops to IDLE
             }
-            if reply == nil || reply == Self.nak { muted = true }
+            if reply == nil || reply == Tag.nak { muted = true }
             return reply
         }
     }
 
-    // MARK: Commands (called with the lock held)
+    // MARK: Commands
 
     private func pageBytes(_ page: Int) -> [UInt8] {
         model.zeroOnRead.contains(page) ? [0, 0, 0, 0] : Array(mem[page * 4 ..< page * 4 + 4])
     }
 
     private func read(page: Int) -> [UInt8] {
-        guard page < model.readablePages else { return Self.nak }
+        guard page < model.readablePages else { return Tag.nak }
         return (0 ..< 4).flatMap { pageBytes((page + $0) % model.readablePages) }
     }
 
     private func fastRead(_ start: Int, _ end: Int) -> [UInt8] {
-        guard start <= end, end < model.readablePages else { return Self.nak }
+        guard start <= end, end < model.readablePages else { return Tag.nak }
         return (start ... end).flatMap { pageBytes($0) }
     }
 
-    private func write(page: Int, data: [UInt8]) -> [UInt8] {
-        guard page >= 2, page < model.totalPages, !isLocked(page: page) else { return Self.nak }
+    private mutating func write(page: Int, data: [UInt8]) -> [UInt8] {
+        guard page >= 2, page < model.totalPages, !isLocked(page: page) else { return Tag.nak }
         let base = page * 4
         switch page {
         case 2:
@@ -163,7 +176,7 @@ public final class VirtualType2Tag: VirtualTag, @unchecked Sendable {
         default:
             mem.replaceSubrange(base ..< base + 4, with: data)
         }
-        return Self.ack
+        return Tag.ack
     }
 
     private func isDynamicLockPage(_ page: Int) -> Bool {

@@ -1,7 +1,9 @@
 import NFCTags
 
-// Command handling of VirtualType4Tag; runs under its lock.
-extension VirtualType4Tag {
+// Command handling of VirtualType4Tag; runs under its lock, on its card state.
+extension VirtualType4Tag.Card {
+    typealias Version = VirtualType4Tag.Version
+
     static func sw(_ sw1: UInt8, _ sw2: UInt8, _ data: [UInt8] = []) -> ResponseAPDU {
         ResponseAPDU(data: data, sw1: sw1, sw2: sw2)
     }
@@ -16,7 +18,7 @@ extension VirtualType4Tag {
     static let insNotSupported = sw(0x6D, 0x00)
     static let claNotSupported = sw(0x6E, 0x00)
 
-    func handle(_ frame: [UInt8]) -> ResponseAPDU {
+    mutating func handle(_ frame: [UInt8]) -> ResponseAPDU {
         guard frame.count >= 4 else { return Self.wrongLength }
         guard frame[0] == 0x00 else { return Self.claNotSupported }
         guard let apdu = try? CommandAPDU(bytes: frame) else { return Self.wrongLength }
@@ -30,7 +32,7 @@ extension VirtualType4Tag {
         }
     }
 
-    func select(_ apdu: CommandAPDU) -> ResponseAPDU {
+    mutating func select(_ apdu: CommandAPDU) -> ResponseAPDU {
         switch apdu.p1 {
         case 0x04:
             // Select by DF name (AID): P2 = 00, first or only occurrence.
@@ -65,8 +67,8 @@ extension VirtualType4Tag {
     /// Access bytes as the CC file holds them now (offsets 13/14, or 15/16 for v3.0).
     func accessGranted(write: Bool) -> Bool {
         let index = (version == .v3 ? 15 : 13) + (write ? 1 : 0)
-        guard index < _ccFile.count else { return false }
-        return Type4AccessCondition(byte: _ccFile[index]).isGranted
+        guard index < ccFile.count else { return false }
+        return Type4AccessCondition(byte: ccFile[index]).isGranted
     }
 
     /// The selected file's bytes, or the status word that forbids the access.
@@ -79,16 +81,16 @@ extension VirtualType4Tag {
         switch selectedFile {
         case .none: return .refused(Self.noCurrentFile)
         case .cc:
-            return write && !_ccFileWritable ? .refused(Self.securityNotSatisfied) : .granted(_ccFile)
+            return write && !ccFileWritable ? .refused(Self.securityNotSatisfied) : .granted(ccFile)
         case .ndef:
-            return accessGranted(write: write) ? .granted(_ndefFile) : .refused(Self.securityNotSatisfied)
+            return accessGranted(write: write) ? .granted(ndefFile) : .refused(Self.securityNotSatisfied)
         }
     }
 
-    func store(_ file: [UInt8]) {
+    mutating func store(_ file: [UInt8]) {
         switch selectedFile {
-        case .cc: _ccFile = file
-        case .ndef: _ndefFile = file
+        case .cc: ccFile = file
+        case .ndef: ndefFile = file
         case .none: break
         }
     }
@@ -125,20 +127,20 @@ extension VirtualType4Tag {
         return Self.sw(0x90, 0x00, Array(file[offset..<(offset + le)]))
     }
 
-    func updateBinary(_ apdu: CommandAPDU) -> ResponseAPDU {
+    mutating func updateBinary(_ apdu: CommandAPDU) -> ResponseAPDU {
         guard apdu.p1 & 0x80 == 0 else { return Self.wrongP1P2 }
         guard !apdu.data.isEmpty else { return Self.wrongLength }
         return write(offset: Int(apdu.p1) << 8 | Int(apdu.p2), data: apdu.data, lc: apdu.data.count)
     }
 
-    func updateBinaryODO(_ apdu: CommandAPDU) -> ResponseAPDU {
+    mutating func updateBinaryODO(_ apdu: CommandAPDU) -> ResponseAPDU {
         guard apdu.p1 == 0x00, apdu.p2 == 0x00 else { return Self.wrongP1P2 }
         guard let (offset, rest) = Type4DataObjects.parseOffset(apdu.data[...]),
               let data = Type4DataObjects.parseData(rest), !data.isEmpty else { return Self.wrongData }
         return write(offset: offset, data: data, lc: apdu.data.count)
     }
 
-    func write(offset: Int, data: [UInt8], lc: Int) -> ResponseAPDU {
+    mutating func write(offset: Int, data: [UInt8], lc: Int) -> ResponseAPDU {
         guard lc <= maxCommandLength else { return Self.wrongLength }
         var file: [UInt8]
         switch currentFile(write: true) {

@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+import Synchronization
 
 /// A byte-accurate NFC Forum Type 4 tag: an NDEF application holding a CC file (E103) and an
 /// NDEF file, answering ISO 7816-4 commands the way real tags do (docs/tags-and-readers.md §2).
@@ -10,7 +11,7 @@ import NFCTags
 ///
 /// Strict on purpose, so tests see every wrong command: v2/v3 take file SELECT only with
 /// P2 = 0C, v1 only with P2 = 00 (else `6A 86`). Thread-safe: `respond` may run on any thread.
-public final class VirtualType4Tag: VirtualTag, @unchecked Sendable {
+public final class VirtualType4Tag: VirtualTag, Sendable {
     /// The NDEF mapping the tag implements.
     public enum Version: Sendable, Equatable {
         case v1, v2, v3
@@ -42,12 +43,21 @@ public final class VirtualType4Tag: VirtualTag, @unchecked Sendable {
     public let maxCommandLength: Int
     public let ndefFileID: [UInt8]
 
-    let lock = NSLock()
-    var _ccFile: [UInt8]
-    var _ndefFile: [UInt8]
-    var _ccFileWritable: Bool
-    var applicationSelected = false
-    var selectedFile = SelectedFile.none
+    /// The files and the selection, behind the tag's lock; the commands run on it
+    /// (VirtualType4Tag+Commands.swift).
+    struct Card {
+        let version: Version
+        let ndefFileID: [UInt8]
+        let maxResponseLength: Int
+        let maxCommandLength: Int
+        var ccFile: [UInt8]
+        var ndefFile: [UInt8]
+        var ccFileWritable: Bool
+        var applicationSelected = false
+        var selectedFile = SelectedFile.none
+    }
+
+    let card: Mutex<Card>
 
     /// - Parameters:
     ///   - version: the mapping (see the type's comment).
@@ -77,13 +87,12 @@ public final class VirtualType4Tag: VirtualTag, @unchecked Sendable {
                                           maxCommandLength: maxCommandLength, ndefFileID: ndefFileID, maxNDEFFileSize: size,
                                           readAccess: Type4AccessCondition(byte: readAccess),
                                           writeAccess: Type4AccessCondition(byte: writeAccess))
-        _ccFile = cc.bytes
         var file = [UInt8](repeating: 0, count: size)
         let nlen = ndef.count
         for i in 0..<lengthSize { file[i] = UInt8((nlen >> (8 * (lengthSize - 1 - i))) & 0xFF) }
         file.replaceSubrange(lengthSize..<(lengthSize + ndef.count), with: ndef)
-        _ndefFile = file
-        _ccFileWritable = ccFileWritable
+        card = Mutex(Card(version: version, ndefFileID: ndefFileID, maxResponseLength: maxResponseLength,
+                          maxCommandLength: maxCommandLength, ccFile: cc.bytes, ndefFile: file, ccFileWritable: ccFileWritable))
     }
 
     /// ATS of an NTAG 424-like tag: TL 06, T0 77 (TA, TB, TC, FSCI 7), TA 77, TB 71, TC 02,
@@ -92,19 +101,19 @@ public final class VirtualType4Tag: VirtualTag, @unchecked Sendable {
 
     /// The capability container file, as stored (tests may replace it to make it malformed).
     public var ccFile: [UInt8] {
-        get { lock.withLock { _ccFile } }
-        set { lock.withLock { _ccFile = newValue } }
+        get { card.withLock { $0.ccFile } }
+        set { card.withLock { $0.ccFile = newValue } }
     }
 
     /// The whole NDEF file: NLEN/ENLEN then the message, then unused bytes.
     public var ndefFile: [UInt8] {
-        get { lock.withLock { _ndefFile } }
-        set { lock.withLock { _ndefFile = newValue } }
+        get { card.withLock { $0.ndefFile } }
+        set { card.withLock { $0.ndefFile = newValue } }
     }
 
     public var ccFileWritable: Bool {
-        get { lock.withLock { _ccFileWritable } }
-        set { lock.withLock { _ccFileWritable = newValue } }
+        get { card.withLock { $0.ccFileWritable } }
+        set { card.withLock { $0.ccFileWritable = newValue } }
     }
 
     /// The message NLEN/ENLEN points at; nil when the length is out of the file.
@@ -124,13 +133,13 @@ public final class VirtualType4Tag: VirtualTag, @unchecked Sendable {
     }
 
     public func respond(to frame: [UInt8]) -> [UInt8]? {
-        lock.withLock { handle(frame).bytes }
+        card.withLock { $0.handle(frame).bytes }
     }
 
     public func activate() {
-        lock.withLock {
-            applicationSelected = false
-            selectedFile = .none
+        card.withLock {
+            $0.applicationSelected = false
+            $0.selectedFile = .none
         }
     }
 }

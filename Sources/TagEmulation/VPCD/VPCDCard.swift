@@ -12,7 +12,7 @@ import Foundation
 /// client tries again every 100 ms, so the card is back in its reader when pcscd is — like a card
 /// left in a physical reader. When the behaviour answers nil (no ATR, no reply) the card has left
 /// the field: the client closes and stays out until the next `insert()`.
-public final class VPCDCard: @unchecked Sendable {
+public final class VPCDCard: Sendable {
     /// vpcd's first port; reader `00 01` is on the next one.
     public static let defaultPort: UInt16 = 35963
 
@@ -48,6 +48,7 @@ public final class VPCDCard: @unchecked Sendable {
 }
 
 /// The vpcd connection behind a `VPCDCard`, served on its own thread.
+// @unchecked: the connection state is guarded by `condition`, which insert/remove and the worker wait on (a Mutex cannot wait).
 final class VPCDClient: @unchecked Sendable {
     let behaviour: VPCDCardBehaviour
     let host: String

@@ -4,10 +4,8 @@ import Glibc
 
 /// One TCP connection to vpcd and its framing: every message, both ways, is a 2-byte
 /// big-endian length then the payload (docs/tags-and-readers.md §5).
+// @unchecked: `closed` is touched only by the owning thread (close, send, receive); others only call shutdown(2), safe from any thread.
 final class VPCDSocket: @unchecked Sendable {
-    // @unchecked: `fd` never changes and `closed` is touched only by the thread that owns the
-    // socket (`close`, `send`, `receive`); other threads only call `shutdownBoth()`, and
-    // shutdown(2) on a descriptor is safe from any thread.
     let fd: Int32
     private var closed = false
 

@@ -1,6 +1,7 @@
 import Foundation
-import NFCReaders
 import NFCTags
+import ReaderCore
+import Synchronization
 
 /// In-process readers with virtual tags: a `ReaderBackend` for `nfctap demo`, tests and the soak.
 ///
@@ -8,7 +9,7 @@ import NFCTags
 /// (pseudo-APDUs for Type 2, APDUs for Type 4) without a daemon. Tests script taps with
 /// `place(_:on:)` / `remove(from:)`, plug readers in and out, and take the "service" away.
 /// Events go to every monitor on one serial queue each, in the order they happened.
-public final class VirtualReaderBackend: ReaderBackend, @unchecked Sendable {
+public final class VirtualReaderBackend: ReaderBackend, Sendable {
     public let kind: ReaderBackendKind = .virtual
 
     private struct Slot {
@@ -18,43 +19,48 @@ public final class VirtualReaderBackend: ReaderBackend, @unchecked Sendable {
         var exclusiveHolder: ObjectIdentifier?
     }
 
-    private let lock = NSLock()
-    private var slots: [Slot] = []
-    private var monitors: [ObjectIdentifier: VirtualReaderMonitor] = [:]
-    private var nextPresence: UInt64 = 0
-    private var serviceUp = true
-    private var _feedback: [(reader: String, feedback: ReaderFeedback)] = []
-    private var _trace: ExchangeTrace?
+    private struct State {
+        var slots: [Slot] = []
+        var monitors: [ObjectIdentifier: VirtualReaderMonitor] = [:]
+        var nextPresence: UInt64 = 0
+        var serviceUp = true
+        var feedback: [(reader: String, feedback: ReaderFeedback)] = []
+        var trace: ExchangeTrace?
+    }
+
+    private let state: Mutex<State>
 
     /// Where this backend's connections log their exchanges; nil = the process's
     /// `ExchangeTrace.active` (`--trace`).
     public var trace: ExchangeTrace? {
-        get { lock.withLock { _trace } }
-        set { lock.withLock { _trace = newValue } }
+        get { state.withLock { $0.trace } }
+        set { state.withLock { $0.trace = newValue } }
     }
 
     /// - Parameters:
     ///   - readerNames: readers attached at the start.
     ///   - profile: the reader personality (ACR122U: FAST_READ through direct transmit, LED/buzzer).
     public init(readerNames: [String] = ["nfctap Virtual Reader 00"], profile: PCSCReaderProfile = .acr122u) {
-        for name in readerNames { addReaderLocked(name, profile: profile) }
+        var initial = State()
+        for name in readerNames { Self.addReader(name, profile: profile, to: &initial) }
+        state = Mutex(initial)
     }
 
     // MARK: Scripting
 
     /// Plugs a reader in.
     public func addReader(_ name: String, profile: PCSCReaderProfile = .acr122u) {
-        let info = lock.withLock { addReaderLocked(name, profile: profile) }
+        let info = state.withLock { Self.addReader(name, profile: profile, to: &$0) }
         broadcast(.readerAdded(info))
     }
 
     /// Unplugs a reader; a tag on it leaves with it.
     public func removeReader(_ name: String) {
-        let removed: Slot? = lock.withLock {
-            guard let i = slots.firstIndex(where: { $0.info.name == name }) else { return nil }
+        let removed: Slot? = state.withLock { state in
+            guard let i = state.slots.firstIndex(where: { $0.info.name == name }) else { return nil }
             // Unplugged: open connections through it get no more answers.
-            slots[i].reader.tag = nil
-            return slots.remove(at: i)
+            state.slots[i].reader.tag = nil
+            return state.slots.remove(at: i)
         }
         guard let removed else { return }
         if let tag = removed.present { broadcast(.tagLeft(tag)) }
@@ -65,18 +71,18 @@ public final class VirtualReaderBackend: ReaderBackend, @unchecked Sendable {
     @discardableResult
     public func place(_ tag: VirtualTag, on readerName: String) -> DetectedTag? {
         remove(from: readerName)
-        let detected: DetectedTag? = lock.withLock {
-            guard let i = slots.firstIndex(where: { $0.info.name == readerName }) else { return nil }
-            nextPresence += 1
-            slots[i].reader.tag = tag
+        let detected: DetectedTag? = state.withLock { state in
+            guard let i = state.slots.firstIndex(where: { $0.info.name == readerName }) else { return nil }
+            state.nextPresence += 1
+            state.slots[i].reader.tag = tag
             let detected = DetectedTag(
-                reader: slots[i].info,
+                reader: state.slots[i].info,
                 technology: tag.sak & 0x20 != 0 ? .type4 : .type2,
                 uid: tag.uid,
                 atr: EmulatedPCSCReader.atr(for: tag),
                 historicalBytes: (try? ATS(bytes: tag.ats ?? []).historicalBytes) ?? [],
-                presence: nextPresence)
-            slots[i].present = detected
+                presence: state.nextPresence)
+            state.slots[i].present = detected
             return detected
         }
         if let detected { broadcast(.tagArrived(detected)) }
@@ -85,10 +91,10 @@ public final class VirtualReaderBackend: ReaderBackend, @unchecked Sendable {
 
     /// Takes the tag off a reader (it leaves the field, even in the middle of an exchange).
     public func remove(from readerName: String) {
-        let left: DetectedTag? = lock.withLock {
-            guard let i = slots.firstIndex(where: { $0.info.name == readerName }), let present = slots[i].present else { return nil }
-            slots[i].present = nil
-            slots[i].reader.tag = nil
+        let left: DetectedTag? = state.withLock { state in
+            guard let i = state.slots.firstIndex(where: { $0.info.name == readerName }), let present = state.slots[i].present else { return nil }
+            state.slots[i].present = nil
+            state.slots[i].reader.tag = nil
             return present
         }
         if let left { broadcast(.tagLeft(left)) }
@@ -96,19 +102,19 @@ public final class VirtualReaderBackend: ReaderBackend, @unchecked Sendable {
 
     /// The emulated reader behind a name (fault plans, LED state, the tag's memory).
     public func reader(named name: String) -> EmulatedPCSCReader? {
-        lock.withLock { slots.first { $0.info.name == name }?.reader }
+        state.withLock { state in state.slots.first { $0.info.name == name }?.reader }
     }
 
     /// Simulates the service going away (as pcscd being killed) and coming back.
     public func loseService() {
-        lock.withLock { serviceUp = false }
+        state.withLock { state in state.serviceUp = false }
         broadcast(.serviceLost(.serviceUnavailable(hint: "the virtual reader service stopped")))
     }
 
     public func restoreService() {
-        let (infos, tags): ([ReaderInfo], [DetectedTag]) = lock.withLock {
-            serviceUp = true
-            return (slots.map(\.info), slots.compactMap(\.present))
+        let (infos, tags): ([ReaderInfo], [DetectedTag]) = state.withLock { state in
+            state.serviceUp = true
+            return (state.slots.map(\.info), state.slots.compactMap(\.present))
         }
         broadcast(.serviceRestored)
         for info in infos { broadcast(.readerAdded(info)) }
@@ -116,42 +122,42 @@ public final class VirtualReaderBackend: ReaderBackend, @unchecked Sendable {
     }
 
     /// Every LED/buzzer signal, in order.
-    public var feedbackLog: [(reader: String, feedback: ReaderFeedback)] { lock.withLock { _feedback } }
+    public var feedbackLog: [(reader: String, feedback: ReaderFeedback)] { state.withLock { state in state.feedback } }
 
     // MARK: ReaderBackend
 
     public func listReaders() throws -> [ReaderInfo] {
-        try lock.withLock {
-            guard serviceUp else { throw ReaderError.serviceUnavailable(hint: "the virtual reader service is stopped") }
-            return slots.map(\.info)
+        try state.withLock { state in
+            guard state.serviceUp else { throw ReaderError.serviceUnavailable(hint: "the virtual reader service is stopped") }
+            return state.slots.map(\.info)
         }
     }
 
     public func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws -> ReaderMonitor {
         let monitor = VirtualReaderMonitor(handler: handler) { [weak self] m in
-            self?.lock.withLock { _ = self?.monitors.removeValue(forKey: ObjectIdentifier(m)) }
+            _ = self?.state.withLock { $0.monitors.removeValue(forKey: ObjectIdentifier(m)) }
         }
         // Register and queue the initial state under the lock, so no event slips in between.
-        try lock.withLock {
-            guard serviceUp else { throw ReaderError.serviceUnavailable(hint: "the virtual reader service is stopped") }
-            monitors[ObjectIdentifier(monitor)] = monitor
-            for slot in slots { monitor.post(.readerAdded(slot.info)) }
-            for slot in slots { if let tag = slot.present { monitor.post(.tagArrived(tag)) } }
+        try state.withLock { state in
+            guard state.serviceUp else { throw ReaderError.serviceUnavailable(hint: "the virtual reader service is stopped") }
+            state.monitors[ObjectIdentifier(monitor)] = monitor
+            for slot in state.slots { monitor.post(.readerAdded(slot.info)) }
+            for slot in state.slots { if let tag = slot.present { monitor.post(.tagArrived(tag)) } }
         }
         return monitor
     }
 
     public func connect(to tag: DetectedTag, exclusive: Bool) throws -> TagConnection {
-        try lock.withLock {
-            guard serviceUp else { throw ReaderError.serviceUnavailable(hint: "the virtual reader service is stopped") }
-            guard let i = slots.firstIndex(where: { $0.info.name == tag.reader.name }) else {
+        try state.withLock { state in
+            guard state.serviceUp else { throw ReaderError.serviceUnavailable(hint: "the virtual reader service is stopped") }
+            guard let i = state.slots.firstIndex(where: { $0.info.name == tag.reader.name }) else {
                 throw ReaderError.readerGone(tag.reader.name)
             }
-            guard slots[i].present?.presence == tag.presence else { throw ReaderError.tagGone }
-            guard slots[i].exclusiveHolder == nil else { throw ReaderError.readerBusy(tag.reader.name) }
-            let connection = VirtualTagConnection(tag: tag, reader: slots[i].reader, backend: self,
-                                                  trace: _trace ?? ExchangeTrace.active)
-            if exclusive { slots[i].exclusiveHolder = ObjectIdentifier(connection) }
+            guard state.slots[i].present?.presence == tag.presence else { throw ReaderError.tagGone }
+            guard state.slots[i].exclusiveHolder == nil else { throw ReaderError.readerBusy(tag.reader.name) }
+            let connection = VirtualTagConnection(tag: tag, reader: state.slots[i].reader, backend: self,
+                                                  trace: state.trace ?? ExchangeTrace.active)
+            if exclusive { state.slots[i].exclusiveHolder = ObjectIdentifier(connection) }
             return connection
         }
     }
@@ -159,40 +165,39 @@ public final class VirtualReaderBackend: ReaderBackend, @unchecked Sendable {
     // MARK: Internals
 
     @discardableResult
-    private func addReaderLocked(_ name: String, profile: PCSCReaderProfile) -> ReaderInfo {
+    private static func addReader(_ name: String, profile: PCSCReaderProfile, to state: inout State) -> ReaderInfo {
         let info = ReaderInfo(name: name, backend: .virtual, supportsFeedback: true)
-        slots.append(Slot(info: info, reader: EmulatedPCSCReader(profile: profile)))
+        state.slots.append(Slot(info: info, reader: EmulatedPCSCReader(profile: profile)))
         return info
     }
 
     private func broadcast(_ event: ReaderEvent) {
-        lock.withLock {
-            for monitor in monitors.values { monitor.post(event) }
+        state.withLock { state in
+            for monitor in state.monitors.values { monitor.post(event) }
         }
     }
 
     fileprivate func release(_ connection: VirtualTagConnection) {
-        lock.withLock {
-            for i in slots.indices where slots[i].exclusiveHolder == ObjectIdentifier(connection) {
-                slots[i].exclusiveHolder = nil
+        state.withLock { state in
+            for i in state.slots.indices where state.slots[i].exclusiveHolder == ObjectIdentifier(connection) {
+                state.slots[i].exclusiveHolder = nil
             }
         }
     }
 
     fileprivate func record(_ feedback: ReaderFeedback, on reader: String) {
-        lock.withLock { _feedback.append((reader, feedback)) }
+        state.withLock { state in state.feedback.append((reader, feedback)) }
     }
 }
 
 /// Delivers one backend's events to one handler, in order, on its own serial queue.
-final class VirtualReaderMonitor: ReaderMonitor, @unchecked Sendable {
+final class VirtualReaderMonitor: ReaderMonitor, Sendable {
     private let queue = DispatchQueue(label: "nfctap.virtual-monitor")
     private let handler: @Sendable (ReaderEvent) -> Void
-    private let onStop: (VirtualReaderMonitor) -> Void
-    private let lock = NSLock()
-    private var stopped = false
+    private let onStop: @Sendable (VirtualReaderMonitor) -> Void
+    private let stopped = Atomic(false)
 
-    init(handler: @escaping @Sendable (ReaderEvent) -> Void, onStop: @escaping (VirtualReaderMonitor) -> Void) {
+    init(handler: @escaping @Sendable (ReaderEvent) -> Void, onStop: @escaping @Sendable (VirtualReaderMonitor) -> Void) {
         self.handler = handler
         self.onStop = onStop
         queue.setSpecific(key: Self.key, value: ())
@@ -200,13 +205,13 @@ final class VirtualReaderMonitor: ReaderMonitor, @unchecked Sendable {
 
     func post(_ event: ReaderEvent) {
         queue.async { [self] in
-            guard !lock.withLock({ stopped }) else { return }
+            guard !stopped.load(ordering: .acquiring) else { return }
             handler(event)
         }
     }
 
     func stop() {
-        lock.withLock { stopped = true }
+        stopped.store(true, ordering: .releasing)
         onStop(self)
         // Returns once no handler call is running or will run.
         if DispatchQueue.getSpecific(key: Self.key) == nil { queue.sync {} }

@@ -3,8 +3,8 @@ import CoreNFCLinux
 import Dispatch
 import Fleet
 import Foundation
-import NFCReaders
 import NFCTapKit
+import ReaderCore
 
 /// `nfctap inventory`: records every tap on every reader, one record per tag per tap, each on
 /// disk before the reader confirms it.

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import NFCReaders
 import NFCTapKit
+import ReaderCore
 
 /// `nfctap kiosk`: handles every tap, for months, without a terminal (systemd/nfctap-kiosk.service).
 struct Kiosk: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import CoreNFCLinux
 import NFCReaders
 import NFCTapKit
+import ReaderCore
 
 /// `--reader` and `--trace`, shared by every command that talks to readers.
 struct ReaderOptions: ParsableArguments {

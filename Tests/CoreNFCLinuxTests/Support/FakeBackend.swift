@@ -1,6 +1,6 @@
 import Foundation
-import NFCReaders
 import NFCTags
+import ReaderCore
 
 /// A scripted reader stack: readers come and go, cards are placed and removed, each change
 /// is reported to the monitoring handler at once, on the calling thread.

@@ -1,6 +1,6 @@
 import Foundation
-import NFCReaders
 import NFCTags
+import ReaderCore
 
 /// A scripted tag: what the fake NDEF logic and the fake command channels answer.
 final class FakeCard: @unchecked Sendable {

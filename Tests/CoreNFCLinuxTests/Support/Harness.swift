@@ -1,7 +1,7 @@
 @testable import CoreNFCLinux
 import Foundation
-import NFCReaders
 import NFCTags
+import ReaderCore
 import Testing
 
 let queueKey = DispatchSpecificKey<String>()

@@ -4,7 +4,8 @@ import TagEmulation
 /// 45 pages, READ 30 (16 bytes, wrapping), FAST_READ 3A, WRITE A2 → ACK 0A, GET_VERSION 60.
 /// An unknown or out-of-range command NAKs or stays silent and mutes the tag until reactivated,
 /// like a real Type 2 tag.
-final class FixtureType2Tag: VirtualTag {
+// @unchecked: a test fixture: the emulator's one serving thread drives it, the test reads it once the exchanges are over.
+final class FixtureType2Tag: VirtualTag, @unchecked Sendable {
     let uid: [UInt8]
     let atqa: [UInt8] = [0x00, 0x44]
     let sak: UInt8 = 0x00
@@ -76,7 +77,8 @@ final class FixtureType2Tag: VirtualTag {
 
 /// A minimal ISO-DEP card: SELECT by name answers 90 00, `00 B0 00 00 Le` answers Le bytes
 /// (0, 1, 2, …) and 90 00, anything else 6D 00.
-final class FixtureISODEPTag: VirtualTag {
+// @unchecked: a test fixture: the emulator's one serving thread drives it, the test reads it once the exchanges are over.
+final class FixtureISODEPTag: VirtualTag, @unchecked Sendable {
     let uid: [UInt8] = [0x08, 0x12, 0x34, 0x56]
     let atqa: [UInt8] = [0x00, 0x04]
     let sak: UInt8 = 0x20

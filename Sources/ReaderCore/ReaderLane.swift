@@ -1,6 +1,7 @@
 import Dispatch
 import NFCTags
 import Foundation
+import Synchronization
 
 /// The thread one reader's tag I/O runs on (docs/architecture.md, "Sessions").
 ///
@@ -10,6 +11,7 @@ import Foundation
 /// reader of a backend kind: an exchange abandoned after its deadline keeps that one thread until
 /// the driver returns, and later work for the reader waits behind it instead of starting another
 /// thread. Threads stay bounded by the number of readers.
+// @unchecked: `work` and `thread` are touched only with `condition` locked (a Mutex cannot wait).
 public final class ReaderLane: @unchecked Sendable {
     public let readerName: String
     /// Work queued for the lane's thread, in order; guarded by `condition`.
@@ -60,7 +62,7 @@ public final class ReaderLane: @unchecked Sendable {
     /// returns the lanes still busy (stuck in an exchange).
     @discardableResult
     public static func waitUntilAllIdle(timeout: TimeInterval) -> [ReaderLane] {
-        let all = lock.withLock { Array(lanes.values) }
+        let all = lanes.withLock { Array($0.values) }
         let end = Date().addingTimeInterval(timeout)
         return all.filter { !$0.waitUntilIdle(timeout: max(0, end.timeIntervalSinceNow)) }
     }
@@ -77,13 +79,12 @@ public final class ReaderLane: @unchecked Sendable {
     /// How long exit waits for busy lanes.
     public static let exitGrace: TimeInterval = 0.5
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var lanes: [String: ReaderLane] = [:]
+    private static let lanes = Mutex<[String: ReaderLane]>([:])
 
     /// The lane of `reader` on `backend` (made on first use, kept for the process's life).
     public static func lane(for reader: ReaderInfo) -> ReaderLane {
         let key = "\(reader.backend.rawValue):\(reader.name)"
-        return lock.withLock {
+        return lanes.withLock { lanes in
             if let lane = lanes[key] { return lane }
             let lane = ReaderLane(key: key, readerName: reader.name)
             if lanes.isEmpty { drainAtExit() }
@@ -96,21 +97,17 @@ public final class ReaderLane: @unchecked Sendable {
 /// A one-way "stop" for the exchanges of one connection: set from any thread when the connection is
 /// abandoned (deadline passed, session ended); every later exchange fails with `TagError.tagLost`
 /// before it reaches the reader, so a long read stops between chunks.
-public final class AbandonFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var raised = false
+public final class AbandonFlag: Sendable {
+    private let raised = Atomic(false)
 
     public init() {}
 
-    public var isRaised: Bool { lock.withLock { raised } }
+    public var isRaised: Bool { raised.load(ordering: .acquiring) }
 
     /// Raises the flag; returns true the first time.
     @discardableResult
     public func raise() -> Bool {
-        lock.withLock {
-            defer { raised = true }
-            return !raised
-        }
+        !raised.exchange(true, ordering: .acquiringAndReleasing)
     }
 }
 

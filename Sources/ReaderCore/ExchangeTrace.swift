@@ -1,8 +1,6 @@
-import Foundation
-import LibNFC
 import NDEF
 import NFCTags
-import PCSC
+import Synchronization
 
 /// `--trace`: every exchange with a reader or tag as it happens, the way pyscard's observer and
 /// nfcpy's debug log show them, one line each:
@@ -15,27 +13,26 @@ import PCSC
 /// took. It watches the lowest seams — `SCardConnect`/`SCardTransmit` (PC/SC), the libnfc
 /// transceive, the virtual backend's reader — so every command path is covered, UID reads and
 /// LED/buzzer commands included. UIDs appear in the trace.
-public final class ExchangeTrace: PCSCExchangeObserver, LibNFCExchangeObserver, @unchecked Sendable {
+///
+/// The trace itself is pure: NFCReaders' `ExchangeTrace.install(_:)` also hands it to the PC/SC
+/// and libnfc wrappers; here, `active` is what the virtual readers use.
+public final class ExchangeTrace: Sendable {
     private let write: @Sendable (String) -> Void
-    private let lock = NSLock()
+    /// One line group at a time: the commands and replies of one exchange stay together.
+    private let writing = Mutex(())
 
     /// A trace that hands each line (no newline) to `write`, one call at a time.
     public init(writingTo write: @escaping @Sendable (String) -> Void) {
         self.write = write
     }
 
-    private static let installed = NSLock()
-    nonisolated(unsafe) private static var current: ExchangeTrace?
+    private static let current = Mutex<ExchangeTrace?>(nil)
 
-    /// The trace installed for the process, if any.
-    public static var active: ExchangeTrace? { installed.withLock { current } }
-
-    /// Installs `trace` for the whole process (PC/SC, libnfc, virtual readers); nil removes it.
-    /// Call before the first session starts.
-    public static func install(_ trace: ExchangeTrace?) {
-        installed.withLock { current = trace }
-        PCSCExchanges.observer = trace
-        LibNFCExchanges.observer = trace
+    /// The trace installed for the process, if any. Setting it reaches the virtual readers only;
+    /// `ExchangeTrace.install(_:)` (NFCReaders) sets it and wires PC/SC and libnfc too.
+    public static var active: ExchangeTrace? {
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
     }
 
     // MARK: Lines
@@ -53,7 +50,7 @@ public final class ExchangeTrace: PCSCExchangeObserver, LibNFCExchangeObserver, 
     }
 
     private func emit(_ lines: [String]) {
-        lock.withLock { for line in lines { write(line) } }
+        writing.withLock { _ in for line in lines { write(line) } }
     }
 
     /// Milliseconds with two decimals (an APDU through a local pcscd takes well under 1 ms).
@@ -69,15 +66,6 @@ public final class ExchangeTrace: PCSCExchangeObserver, LibNFCExchangeObserver, 
         String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
     }
 
-    // MARK: Observers
-
-    public func transmitted(reader: String, command: [UInt8], reply: [UInt8]?, error: (any Error)?, duration: Duration) {
-        exchanged(command: command, reply: reply, error: error, duration: duration)
-    }
-
-    public func transceived(connstring: String, command: [UInt8], reply: [UInt8]?, error: (any Error)?, duration: Duration) {
-        exchanged(command: command, reply: reply, error: error, duration: duration)
-    }
 }
 
 /// A `Transceiver` that reports each exchange to the installed trace (virtual readers).
