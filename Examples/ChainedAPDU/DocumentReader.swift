@@ -108,8 +108,11 @@ struct DocumentFiles {
 }
 
 @available(iOS 15, *)
-// Swift 6: @unchecked Sendable, as an iOS app would mark it: its state is used on the session's
-// queue and in the reading Task in turn, never at once.
+// Swift 6: the reading is `try await` on the tag, and Core NFC's async methods are nonisolated:
+// awaited from an actor they would send the tag off it, which the compiler refuses for a
+// non-Sendable tag. So the reader is not actor-isolated; the delegate runs on the session's queue.
+// @unchecked: the state is used by readDocument()'s caller, the session's queue and the reading
+// Task in turn, never at once; it holds the session, which is not Sendable, so no Mutex can hold it.
 final class DocumentReader: NSObject, @unchecked Sendable {
     private var readerSession: NFCTagReaderSession?
     private var continuation: CheckedContinuation<DocumentFiles, Error>?
@@ -184,7 +187,9 @@ extension DocumentReader: NFCTagReaderSessionDelegate {
     func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {
         if tags.count > 1 {
             session.alertMessage = "More than 1 tag was found. Please present only 1 tag."
-            nonisolated(unsafe) let session = session  // Swift 6: the session is not Sendable
+            // Swift 6: the session is not Sendable; the delegate is done with it, this block is its
+            // next and only user (`nonisolated(unsafe)`: the compiler cannot see that).
+            nonisolated(unsafe) let session = session
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(500)) { session.restartPolling() }
             return
         }
@@ -198,7 +203,9 @@ extension DocumentReader: NFCTagReaderSessionDelegate {
             session.invalidate(errorMessage: "Tag not valid.")
             return
         }
-        // Swift 6: Core NFC's session and tags are not Sendable; the Task is their only user from here on.
+        // Swift 6: Core NFC's session and tags are not Sendable, and a delegate's arguments cannot be
+        // sent to a Task (the compiler cannot see that Core NFC keeps no use of them); the Task is
+        // their only user from here on, which `nonisolated(unsafe)` states.
         nonisolated(unsafe) let session = session, detected = tag, card = documentTag
         Task {
             do {
