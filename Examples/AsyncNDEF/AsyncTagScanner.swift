@@ -2,8 +2,15 @@
 // Task, and the tag work is a straight line of `try await` (connect, queryNDEFStatus, readNDEF,
 // writeNDEF). The result comes back through a CheckedContinuation, so the caller just awaits
 // `scan()`. Only the import differs from iOS (`import CoreNFC` there).
+//
+// Swift 6: the tag work is `try await` on the tag, and Core NFC's async methods are nonisolated:
+// awaited from an actor they would send the tag off it, which the compiler refuses for a
+// non-Sendable tag. So the scanner is not an actor-isolated class: the delegate runs on the
+// session's own queue and hands the session and the tag to one Task.
 import CoreNFCLinux
 
+// @unchecked: the state is used by scan()'s caller, the session's queue and the reading Task in
+// turn, never at once; it holds a session and messages, which are not Sendable, so no Mutex can hold it.
 final class AsyncTagScanner: NSObject, NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     struct Outcome {
         let before: NFCNDEFMessage?
@@ -41,7 +48,8 @@ final class AsyncTagScanner: NSObject, NFCNDEFReaderSessionDelegate, @unchecked 
     }
 
     private func resume(with result: Result<Outcome, Error>) {
-        // Swift 6: the messages are not Sendable; the awaiting caller is their only user from here on.
+        // Swift 6: the messages are not Sendable and the compiler cannot see that the awaiting caller
+        // is their only user from here on; `nonisolated(unsafe)` says so.
         nonisolated(unsafe) let result = result
         continuation?.resume(with: result)
         continuation = nil
@@ -53,7 +61,9 @@ final class AsyncTagScanner: NSObject, NFCNDEFReaderSessionDelegate, @unchecked 
 
     func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [NFCNDEFTag]) {
         guard let first = tags.first else { return }
-        // Swift 6: Core NFC's session and tag are not Sendable; the Task is their only user from here on.
+        // Swift 6: Core NFC's session and tag are not Sendable, and a delegate's arguments cannot be
+        // sent to a Task (the compiler cannot see that Core NFC keeps no use of them); the Task is
+        // their only user from here on, which `nonisolated(unsafe)` states.
         nonisolated(unsafe) let session = session, tag = first
         Task {
             do {

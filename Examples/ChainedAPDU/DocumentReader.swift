@@ -108,14 +108,17 @@ struct DocumentFiles {
 }
 
 @available(iOS 15, *)
-// Swift 6: @unchecked Sendable, as an iOS app would mark it: its state is used on the session's
-// queue and in the reading Task in turn, never at once.
-final class DocumentReader: NSObject, @unchecked Sendable {
+// Swift 6: the reader is `@MainActor`, like the UI it feeds, and gives the session the main queue,
+// so its delegate conformance is `@preconcurrency` (checked at run time). The reading itself is
+// `try await` on the tag, and Core NFC's async methods are nonisolated: it runs in a nonisolated
+// function (`read(_:after:in:maxDataLengthToRead:progress:)`), whose result is Sendable.
+@MainActor
+final class DocumentReader: NSObject {
     private var readerSession: NFCTagReaderSession?
     private var continuation: CheckedContinuation<DocumentFiles, Error>?
     private var files: DocumentFiles?
     private var maxDataLengthToRead = 0xA0
-    var progress: ((String) -> Void)?
+    var progress: (@Sendable (String) -> Void)?
 
     func readDocument(maxDataLengthToRead: Int = 0xA0) async throws -> DocumentFiles {
         guard NFCTagReaderSession.readingAvailable else {
@@ -124,7 +127,7 @@ final class DocumentReader: NSObject, @unchecked Sendable {
         self.maxDataLengthToRead = maxDataLengthToRead
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<DocumentFiles, Error>) in
             self.continuation = continuation
-            readerSession = NFCTagReaderSession(pollingOption: [.iso14443], delegate: self, queue: nil)
+            readerSession = NFCTagReaderSession(pollingOption: [.iso14443], delegate: self, queue: .main)
             readerSession?.alertMessage = "Hold the document near the reader."
             readerSession?.begin()
         }
@@ -135,7 +138,11 @@ final class DocumentReader: NSObject, @unchecked Sendable {
         continuation = nil
     }
 
-    private func read(_ tag: NFCISO7816Tag) async throws -> DocumentFiles {
+    /// Connects to `detected` and reads the document from `tag`, its ISO 7816 face.
+    private nonisolated static func read(_ tag: NFCISO7816Tag, after detected: NFCTag, in session: NFCTagReaderSession,
+                                         maxDataLengthToRead: Int, progress: (@Sendable (String) -> Void)?) async throws -> DocumentFiles {
+        try await session.connect(to: detected)
+        session.alertMessage = "Reading the document…"
         let reader = TagReader(tag: tag, maxDataLengthToRead: maxDataLengthToRead)
         reader.progress = progress
         try await reader.selectApplication([0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01])
@@ -158,7 +165,7 @@ final class DocumentReader: NSObject, @unchecked Sendable {
 }
 
 @available(iOS 15, *)
-extension DocumentReader: NFCTagReaderSessionDelegate {
+extension DocumentReader: @preconcurrency NFCTagReaderSessionDelegate {
     func tagReaderSessionDidBecomeActive(_ session: NFCTagReaderSession) {
         progress?("Session active")
     }
@@ -184,8 +191,7 @@ extension DocumentReader: NFCTagReaderSessionDelegate {
     func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {
         if tags.count > 1 {
             session.alertMessage = "More than 1 tag was found. Please present only 1 tag."
-            nonisolated(unsafe) let session = session  // Swift 6: the session is not Sendable
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(500)) { session.restartPolling() }
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(500)) { session.restartPolling() }
             return
         }
         let tag = tags.first!
@@ -198,13 +204,16 @@ extension DocumentReader: NFCTagReaderSessionDelegate {
             session.invalidate(errorMessage: "Tag not valid.")
             return
         }
-        // Swift 6: Core NFC's session and tags are not Sendable; the Task is their only user from here on.
+        // Swift 6: the session and the tags are not Sendable, and Core NFC's async methods are
+        // nonisolated, so awaiting them sends the session and the tags off the main actor. The compiler
+        // cannot see that the reading is their only user meanwhile (the session runs one command at a
+        // time): `nonisolated(unsafe)` says so.
         nonisolated(unsafe) let session = session, detected = tag, card = documentTag
+        let maxDataLengthToRead = self.maxDataLengthToRead, progress = self.progress
         Task {
             do {
-                try await session.connect(to: detected)
-                session.alertMessage = "Reading the document…"
-                self.files = try await self.read(card)
+                self.files = try await Self.read(card, after: detected, in: session,
+                                                 maxDataLengthToRead: maxDataLengthToRead, progress: progress)
                 session.alertMessage = "Document read."
                 session.invalidate()
             } catch {

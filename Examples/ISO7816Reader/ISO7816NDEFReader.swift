@@ -4,9 +4,15 @@
 // NFC Forum Type 4 tag's NDEF file by hand: SELECT application, SELECT and READ the capability
 // container, SELECT the NDEF file, READ its length, READ the message in chunks.
 // Only the import differs from iOS (`import CoreNFC` there).
+//
+// Swift 6: the reader is `@MainActor`. The session delivers its delegate calls on the main queue
+// (`queue: .main`), so the conformance is `@preconcurrency` (checked at run time). Each APDU's
+// `@Sendable` result handler hops back to the main actor with its Sendable `Result`; the next step
+// is a `@MainActor` closure, so the card and the session it captures stay on the main actor.
 import CoreNFCLinux
 
-final class ISO7816NDEFReader: NSObject, NFCTagReaderSessionDelegate {
+@MainActor
+final class ISO7816NDEFReader: NSObject, @preconcurrency NFCTagReaderSessionDelegate {
     enum ReaderError: LocalizedError {
         case status(String, UInt8, UInt8)
         case badCapabilityContainer
@@ -27,7 +33,7 @@ final class ISO7816NDEFReader: NSObject, NFCTagReaderSessionDelegate {
     private var outcome: Result<NFCNDEFMessage, Error>?
 
     func begin() {
-        session = NFCTagReaderSession(pollingOption: [.iso14443], delegate: self, queue: nil)
+        session = NFCTagReaderSession(pollingOption: [.iso14443], delegate: self, queue: .main)
         session?.alertMessage = "Hold a card near the reader."
         session?.begin()
     }
@@ -47,7 +53,7 @@ final class ISO7816NDEFReader: NSObject, NFCTagReaderSessionDelegate {
             session.invalidate(errorMessage: "Not an ISO 7816 card.")
             return
         }
-        session.connect(to: tags.first!) { error in
+        let didConnect: @MainActor (Error?) -> Void = { error in
             if let error = error {
                 self.outcome = .failure(error)
                 session.invalidate(errorMessage: error.localizedDescription)
@@ -66,11 +72,14 @@ final class ISO7816NDEFReader: NSObject, NFCTagReaderSessionDelegate {
                 }
             }
         }
+        session.connect(to: tags.first!) { error in
+            Task { @MainActor in didConnect(error) }
+        }
     }
 
     // MARK: - Type 4 NDEF over APDUs
 
-    private func readNDEF(from card: NFCISO7816Tag, completion: @escaping (Result<NFCNDEFMessage, Error>) -> Void) {
+    private func readNDEF(from card: NFCISO7816Tag, completion: @escaping @MainActor (Result<NFCNDEFMessage, Error>) -> Void) {
         let selectApplication = NFCISO7816APDU(instructionClass: 0x00, instructionCode: 0xA4, p1Parameter: 0x04,
                                                p2Parameter: 0x00, data: Data([0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01]),
                                                expectedResponseLength: 256)
@@ -99,7 +108,7 @@ final class ISO7816NDEFReader: NSObject, NFCTagReaderSessionDelegate {
     }
 
     private func readChunks(of card: NFCISO7816Tag, from offset: Int, remaining: Int, maxRead: Int, into data: Data,
-                            _ completion: @escaping (Result<NFCNDEFMessage, Error>) -> Void) {
+                            _ completion: @escaping @MainActor (Result<NFCNDEFMessage, Error>) -> Void) {
         guard remaining > 0 else {
             if let message = NFCNDEFMessage(data: data) {
                 completion(.success(message))
@@ -122,19 +131,22 @@ final class ISO7816NDEFReader: NSObject, NFCTagReaderSessionDelegate {
 
     /// Sends one APDU with the Result handler; anything but 90 00 ends the read.
     private func send(_ apdu: NFCISO7816APDU, to card: NFCISO7816Tag, step: String,
-                      _ completion: @escaping (Result<NFCNDEFMessage, Error>) -> Void, then next: @escaping (Data) -> Void) {
+                      _ completion: @escaping @MainActor (Result<NFCNDEFMessage, Error>) -> Void,
+                      then next: @escaping @MainActor (Data) -> Void) {
         card.sendCommand(apdu: apdu) { (result: Result<NFCISO7816ResponseAPDU, Error>) in
-            switch result {
-            case let .success(response):
-                print(String(format: "%@: SW %02X %02X, %d bytes", step, response.statusWord1, response.statusWord2,
-                             response.payload?.count ?? 0))
-                guard response.statusWord1 == 0x90, response.statusWord2 == 0x00 else {
-                    completion(.failure(ReaderError.status(step, response.statusWord1, response.statusWord2)))
-                    return
+            Task { @MainActor in
+                switch result {
+                case let .success(response):
+                    print(String(format: "%@: SW %02X %02X, %d bytes", step, response.statusWord1, response.statusWord2,
+                                 response.payload?.count ?? 0))
+                    guard response.statusWord1 == 0x90, response.statusWord2 == 0x00 else {
+                        completion(.failure(ReaderError.status(step, response.statusWord1, response.statusWord2)))
+                        return
+                    }
+                    next(response.payload ?? Data())
+                case let .failure(error):
+                    completion(.failure(error))
                 }
-                next(response.payload ?? Data())
-            case let .failure(error):
-                completion(.failure(error))
             }
         }
     }

@@ -1,10 +1,15 @@
 // The reader code of an iOS app that takes stock of many tags: a multi-read NDEF session
 // (`invalidateAfterFirstRead: false`) printing one line per tag read until the session ends.
 // Only the import differs from iOS (`import CoreNFC` there); main.swift is the Linux app around it.
+//
+// Swift 6: the controller is `@MainActor`, like the UI it feeds, and gives the session the main
+// queue, so its delegate conformance is `@preconcurrency` (checked at run time) and the count and
+// the messages never leave the main actor.
 import CoreNFCLinux
 import Foundation
 
-final class InventoryController: NSObject, NFCNDEFReaderSessionDelegate {
+@MainActor
+final class InventoryController: NSObject, @preconcurrency NFCNDEFReaderSessionDelegate {
     private(set) var session: NFCNDEFReaderSession?
     /// Tags read so far (one message per tag).
     private(set) var tagCount = 0
@@ -12,7 +17,7 @@ final class InventoryController: NSObject, NFCNDEFReaderSessionDelegate {
     var sessionDidEnd: ((Error) -> Void)?
 
     func beginScanning() {
-        session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false)
+        session = NFCNDEFReaderSession(delegate: self, queue: .main, invalidateAfterFirstRead: false)
         session?.alertMessage = "Hold each tag near the reader."
         session?.begin()
     }

@@ -2,10 +2,18 @@
 // "Building an NFC Tag-Reader App": a read-write NDEF session that connects to the tag itself.
 // Only the import differs from iOS (`import CoreNFC` there). Nothing here is Linux-specific:
 // the app around it (main.swift) configures the session defaults and exits when it ends.
+//
+// Swift 6: the controller is `@MainActor`, like the UI it feeds. The session delivers its delegate
+// calls on the main queue (`queue: .main`), so the conformance is `@preconcurrency` (checked at run
+// time). Core NFC's completion handlers are `@Sendable` and the session, the tag and the message
+// are not Sendable: a handler captures only `self` and the Sendable values it got (an error, the
+// NDEF status, the records as text) and hops back to the main queue, where the session and the
+// connected tag are kept.
 import CoreNFCLinux
 import Foundation
 
-final class NDEFReadWriteController: NSObject, NFCNDEFReaderSessionDelegate {
+@MainActor
+final class NDEFReadWriteController: NSObject, @preconcurrency NFCNDEFReaderSessionDelegate {
     /// What the session does with the one tag it connects to.
     enum Mode {
         case read
@@ -14,8 +22,10 @@ final class NDEFReadWriteController: NSObject, NFCNDEFReaderSessionDelegate {
 
     let mode: Mode
     private(set) var session: NFCNDEFReaderSession?
-    /// The message read from, or written to, the tag; nil until that succeeded.
-    private(set) var completedMessage: NFCNDEFMessage?
+    /// The tag the session is connected to.
+    private var connectedTag: NFCNDEFTag?
+    /// The records read from, or written to, the tag, one line each; nil until that succeeded.
+    private(set) var completedRecords: [String]?
     /// Called once the session has ended (an iOS app would update its UI here).
     var sessionDidEnd: ((Error) -> Void)?
 
@@ -25,7 +35,7 @@ final class NDEFReadWriteController: NSObject, NFCNDEFReaderSessionDelegate {
     }
 
     func beginScanning() {
-        session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false)
+        session = NFCNDEFReaderSession(delegate: self, queue: .main, invalidateAfterFirstRead: false)
         switch mode {
         case .read: session?.alertMessage = "Hold a tag near the reader to read it."
         case .write: session?.alertMessage = "Hold a tag near the reader to write it."
@@ -42,39 +52,15 @@ final class NDEFReadWriteController: NSObject, NFCNDEFReaderSessionDelegate {
         guard tags.count == 1, let tag = tags.first else {
             // Several tags in the field: ask the user to keep one, then look again.
             session.alertMessage = "More than 1 tag is detected. Please remove all tags and try again."
-            // Swift 6: the session is not Sendable; Core NFC sessions may be used from any thread.
-            nonisolated(unsafe) let session = session
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(500)) {
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(500)) {
                 session.restartPolling()
             }
             return
         }
+        connectedTag = tag
         session.connect(to: tag) { (error: Error?) in
-            if let error = error {
-                session.invalidate(errorMessage: "Unable to connect to tag: \(error.localizedDescription)")
-                return
-            }
-            tag.queryNDEFStatus { (status: NFCNDEFStatus, capacity: Int, error: Error?) in
-                if let error = error {
-                    session.invalidate(errorMessage: "Unable to query the NDEF status of the tag: \(error.localizedDescription)")
-                    return
-                }
-                if status == .notSupported {
-                    session.invalidate(errorMessage: "Tag is not NDEF compliant.")
-                    return
-                }
-                switch self.mode {
-                case .read:
-                    self.read(tag, in: session)
-                case let .write(message):
-                    if status == .readOnly {
-                        session.invalidate(errorMessage: "Tag is read-only.")
-                    } else if message.length > capacity {
-                        session.invalidate(errorMessage: "The message needs \(message.length) bytes; the tag holds \(capacity).")
-                    } else {
-                        self.write(message, to: tag, in: session)
-                    }
-                }
+            DispatchQueue.main.async {
+                self.didConnect(error)
             }
         }
     }
@@ -91,32 +77,85 @@ final class NDEFReadWriteController: NSObject, NFCNDEFReaderSessionDelegate {
 
     // MARK: - Tag operations
 
-    private func read(_ tag: NFCNDEFTag, in session: NFCNDEFReaderSession) {
-        tag.readNDEF { (message: NFCNDEFMessage?, error: Error?) in
-            guard let message = message, error == nil else {
-                session.invalidate(errorMessage: "Read failed: \(error?.localizedDescription ?? "no message")")
-                return
+    private func didConnect(_ error: Error?) {
+        guard let session = session, let tag = connectedTag else { return }
+        if let error = error {
+            session.invalidate(errorMessage: "Unable to connect to tag: \(error.localizedDescription)")
+            return
+        }
+        tag.queryNDEFStatus { (status: NFCNDEFStatus, capacity: Int, error: Error?) in
+            DispatchQueue.main.async {
+                self.didQueryNDEFStatus(status, capacity: capacity, error: error)
             }
-            self.completedMessage = message
-            for record in message.records {
-                print(record.consoleDescription)
-            }
-            session.alertMessage = "Read \(message.records.count) record(s)."
-            session.invalidate()
         }
     }
 
-    private func write(_ message: NFCNDEFMessage, to tag: NFCNDEFTag, in session: NFCNDEFReaderSession) {
-        tag.writeNDEF(message) { (error: Error?) in
-            if let error = error {
-                session.invalidate(errorMessage: "Write failed: \(error.localizedDescription)")
-                return
-            }
-            self.completedMessage = message
-            print("Wrote \(message.records.count) record(s), \(message.length) bytes.")
-            session.alertMessage = "Write NDEF message successful."
-            session.invalidate()
+    private func didQueryNDEFStatus(_ status: NFCNDEFStatus, capacity: Int, error: Error?) {
+        guard let session = session, let tag = connectedTag else { return }
+        if let error = error {
+            session.invalidate(errorMessage: "Unable to query the NDEF status of the tag: \(error.localizedDescription)")
+            return
         }
+        if status == .notSupported {
+            session.invalidate(errorMessage: "Tag is not NDEF compliant.")
+            return
+        }
+        switch mode {
+        case .read:
+            read(tag)
+        case let .write(message):
+            if status == .readOnly {
+                session.invalidate(errorMessage: "Tag is read-only.")
+            } else if message.length > capacity {
+                session.invalidate(errorMessage: "The message needs \(message.length) bytes; the tag holds \(capacity).")
+            } else {
+                write(message, to: tag)
+            }
+        }
+    }
+
+    private func read(_ tag: NFCNDEFTag) {
+        tag.readNDEF { (message: NFCNDEFMessage?, error: Error?) in
+            // The message stays here; its records travel to the main queue as text.
+            let records = error == nil ? message?.records.map { $0.consoleDescription } : nil
+            DispatchQueue.main.async {
+                self.didRead(records, error: error)
+            }
+        }
+    }
+
+    private func didRead(_ records: [String]?, error: Error?) {
+        guard let session = session else { return }
+        guard let records = records else {
+            session.invalidate(errorMessage: "Read failed: \(error?.localizedDescription ?? "no message")")
+            return
+        }
+        completedRecords = records
+        for record in records {
+            print(record)
+        }
+        session.alertMessage = "Read \(records.count) record(s)."
+        session.invalidate()
+    }
+
+    private func write(_ message: NFCNDEFMessage, to tag: NFCNDEFTag) {
+        tag.writeNDEF(message) { (error: Error?) in
+            DispatchQueue.main.async {
+                self.didWrite(error)
+            }
+        }
+    }
+
+    private func didWrite(_ error: Error?) {
+        guard let session = session, case let .write(message) = mode else { return }
+        if let error = error {
+            session.invalidate(errorMessage: "Write failed: \(error.localizedDescription)")
+            return
+        }
+        completedRecords = message.records.map { $0.consoleDescription }
+        print("Wrote \(message.records.count) record(s), \(message.length) bytes.")
+        session.alertMessage = "Write NDEF message successful."
+        session.invalidate()
     }
 }
 

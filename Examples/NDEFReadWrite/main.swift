@@ -61,11 +61,11 @@ default:
 }
 
 let controller = NDEFReadWriteController(mode: mode)
-let interrupted = Flag()
+var interrupted = false  // set by the signal handler; everything here runs on the main queue
 controller.sessionDidEnd = { error in
     let code = (error as? NFCReaderError)?.code.rawValue ?? -1
     FileHandle.standardError.write(Data("session ended: NFCError \(code)\n".utf8))
-    exit(controller.completedMessage != nil ? 0 : interrupted.isSet ? 130 : 1)
+    exit(controller.completedRecords != nil ? 0 : interrupted ? 130 : 1)
 }
 
 controller.beginScanning()
@@ -77,7 +77,7 @@ for number in [SIGINT, SIGTERM] {
     signal(number, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
     source.setEventHandler {
-        interrupted.set()
+        interrupted = true
         guard let session = session else { exit(130) }
         session.invalidate(reason: .signal(number))
     }
@@ -86,10 +86,3 @@ for number in [SIGINT, SIGTERM] {
 }
 dispatchMain()
 
-/// A flag set from the main queue and read from the session's queue.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.lock(); value = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-}

@@ -29,15 +29,20 @@ extension NFCNDEFPayload {
     }
 }
 
-// Swift 6: @unchecked Sendable, as an iOS app would mark it: its state is used on the session's
-// queue and the main queue in turn, never at once.
-final class NFCNDEFManager: NSObject, NFCNDEFReaderSessionDelegate, @unchecked Sendable {
+// Swift 6: the manager is `@MainActor`, as the view controllers calling it are, and gives the
+// session the main queue, so its delegate conformance is `@preconcurrency` (checked at run time).
+// Core NFC's completion handlers are `@Sendable`; the session, the tag and the message are not
+// Sendable: a handler captures `self` and Sendable values only and hops back to the main actor.
+@MainActor
+final class NFCNDEFManager: NSObject, @preconcurrency NFCNDEFReaderSessionDelegate {
     enum Action {
         case read
         case write(NFCNDEFMessage)
     }
 
     private var session: NFCNDEFReaderSession?
+    /// The tag the session is connected to.
+    private var connectedTag: NFCNDEFTag?
     private var action: Action = .read
     private var completion: ((Result<NFCNDEFMessage, Error>) -> Void)?
     /// The outcome, handed to `completion` once the session has ended.
@@ -75,22 +80,19 @@ final class NFCNDEFManager: NSObject, NFCNDEFReaderSessionDelegate, @unchecked S
         }
         self.action = action
         self.completion = completion
-        session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false)
+        session = NFCNDEFReaderSession(delegate: self, queue: .main, invalidateAfterFirstRead: false)
         session?.alertMessage = alert
         session?.begin()
     }
 
     private func finish(_ result: Result<NFCNDEFMessage, Error>) {
-        // Swift 6: the message and the caller's handler move to the main queue and are used there only.
-        nonisolated(unsafe) let completion = self.completion, result = result
+        let completion = self.completion
         self.completion = nil
-        DispatchQueue.main.async {
-            if case let .success(message) = result,
-               let data = try? NSKeyedArchiver.archivedData(withRootObject: message, requiringSecureCoding: true) {
-                try? data.write(to: self.archiveURL)
-            }
-            completion?(result)
+        if case let .success(message) = result,
+           let data = try? NSKeyedArchiver.archivedData(withRootObject: message, requiringSecureCoding: true) {
+            try? data.write(to: archiveURL)
         }
+        completion?(result)
     }
 
     // MARK: - NFCNDEFReaderSessionDelegate
@@ -104,54 +106,78 @@ final class NFCNDEFManager: NSObject, NFCNDEFReaderSessionDelegate, @unchecked S
     func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [NFCNDEFTag]) {
         guard tags.count == 1, let tag = tags.first else {
             session.alertMessage = NFCManagerError.multipleTags.localizedDescription
-            nonisolated(unsafe) let session = session  // Swift 6: the session is not Sendable
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(500)) { session.restartPolling() }
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(500)) { session.restartPolling() }
             return
         }
         NSLog("NFC: detected \(tag)")
+        connectedTag = tag
         session.connect(to: tag) { error in
-            if let error = error {
-                self.fail(session, error)
+            Task { @MainActor in self.didConnect(error) }
+        }
+    }
+
+    private func didConnect(_ error: Error?) {
+        guard let session = session, let tag = connectedTag else { return }
+        if let error = error {
+            fail(session, error)
+            return
+        }
+        tag.queryNDEFStatus { status, capacity, error in
+            Task { @MainActor in self.didQueryNDEFStatus(status, capacity: capacity, error: error) }
+        }
+    }
+
+    private func didQueryNDEFStatus(_ status: NFCNDEFStatus, capacity: Int, error: Error?) {
+        guard let session = session, let tag = connectedTag else { return }
+        if let error = error {
+            fail(session, error)
+            return
+        }
+        switch (status, action) {
+        case (.notSupported, _):
+            fail(session, NFCManagerError.notSupported)
+        case (_, .read):
+            tag.readNDEF { message, error in
+                // The message is not Sendable: it crosses to the main actor as its NSSecureCoding
+                // archive, the form this manager keeps anyway.
+                let archive = message.flatMap { try? NSKeyedArchiver.archivedData(withRootObject: $0, requiringSecureCoding: true) }
+                Task { @MainActor in self.didRead(archive, error: error) }
+            }
+        case (.readOnly, .write):
+            fail(session, NFCManagerError.readOnly)
+        case (.readWrite, .write(let message)):
+            guard message.length <= capacity else {
+                fail(session, NFCManagerError.tooLarge(needed: message.length, capacity: capacity))
                 return
             }
-            tag.queryNDEFStatus { status, capacity, error in
-                if let error = error {
-                    self.fail(session, error)
-                    return
-                }
-                switch (status, self.action) {
-                case (.notSupported, _):
-                    self.fail(session, NFCManagerError.notSupported)
-                case (_, .read):
-                    tag.readNDEF { message, error in
-                        if let message = message {
-                            self.outcome = .success(message)
-                            session.alertMessage = "Tag read."
-                            session.invalidate()
-                        } else {
-                            self.fail(session, error ?? NFCManagerError.notSupported)
-                        }
-                    }
-                case (.readOnly, .write):
-                    self.fail(session, NFCManagerError.readOnly)
-                case (.readWrite, .write(let message)):
-                    guard message.length <= capacity else {
-                        self.fail(session, NFCManagerError.tooLarge(needed: message.length, capacity: capacity))
-                        return
-                    }
-                    tag.writeNDEF(message) { error in
-                        if let error = error {
-                            self.fail(session, error)
-                        } else {
-                            self.outcome = .success(message)
-                            session.alertMessage = "Tag written."
-                            session.invalidate()
-                        }
-                    }
-                @unknown default:
-                    self.fail(session, NFCManagerError.notSupported)
-                }
+            tag.writeNDEF(message) { error in
+                Task { @MainActor in self.didWrite(error) }
             }
+        @unknown default:
+            fail(session, NFCManagerError.notSupported)
+        }
+    }
+
+    private func didRead(_ archive: Data?, error: Error?) {
+        guard let session = session else { return }
+        if let archive = archive,
+           let message = try? NSKeyedUnarchiver.unarchivedObject(ofClass: NFCNDEFMessage.self, from: archive) {
+            outcome = .success(message)
+            session.alertMessage = "Tag read."
+            session.invalidate()
+        } else {
+            fail(session, error ?? NFCManagerError.notSupported)
+        }
+    }
+
+    private func didWrite(_ error: Error?) {
+        guard let session = session, case let .write(message) = action else { return }
+        if let error = error {
+            fail(session, error)
+        } else {
+            outcome = .success(message)
+            session.alertMessage = "Tag written."
+            session.invalidate()
         }
     }
 

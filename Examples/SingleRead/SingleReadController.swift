@@ -1,10 +1,15 @@
 // The reader code of an iOS app that reads one tag: a single-read NDEF session whose delegate
 // gets the messages (`didDetectNDEFs`). Only the import differs from iOS (`import CoreNFC` there);
 // main.swift is the Linux app around it.
+//
+// Swift 6: the controller is `@MainActor`, like the UI it feeds, and gives the session the main
+// queue, so its delegate conformance is `@preconcurrency` (checked at run time) and the messages
+// never leave the main actor.
 import CoreNFCLinux
 import Foundation
 
-final class SingleReadController: NSObject, NFCNDEFReaderSessionDelegate {
+@MainActor
+final class SingleReadController: NSObject, @preconcurrency NFCNDEFReaderSessionDelegate {
     private(set) var session: NFCNDEFReaderSession?
     /// The messages the session delivered.
     private(set) var detectedMessages: [NFCNDEFMessage] = []
@@ -12,7 +17,7 @@ final class SingleReadController: NSObject, NFCNDEFReaderSessionDelegate {
     var sessionDidEnd: ((Error) -> Void)?
 
     func beginScanning() {
-        session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: true)
+        session = NFCNDEFReaderSession(delegate: self, queue: .main, invalidateAfterFirstRead: true)
         session?.alertMessage = "Hold a tag near the reader."
         session?.begin()
     }

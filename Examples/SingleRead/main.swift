@@ -39,26 +39,24 @@ while let flag = arguments.first {
 }
 NFCSessionConfiguration.shared = configuration
 
-/// Session ends, counted on any session queue.
-final class Ending: @unchecked Sendable {
-    private let lock = NSLock()
+/// Session ends, counted on the main queue (where every session delivers and the signals arrive).
+struct Ending {
     private var ended = 0
-    private var interrupted = false
+    private var readAny = false
+    private(set) var interrupted = false
 
-    func interrupt() { lock.lock(); interrupted = true; lock.unlock() }
+    mutating func interrupt() { interrupted = true }
 
     /// Records one end; the exit status once every session has ended, else nil.
-    func sessionEnded(of total: Int, read: Bool) -> Int32? {
-        lock.lock(); defer { lock.unlock() }
+    mutating func sessionEnded(of total: Int, read: Bool) -> Int32? {
         ended += 1
         readAny = readAny || read
         guard ended == total else { return nil }
         return readAny ? 0 : interrupted ? 130 : 1
     }
-    private var readAny = false
 }
 
-let ending = Ending()
+var ending = Ending()
 let controllers = (0..<sessionCount).map { _ in SingleReadController() }
 for (index, controller) in controllers.enumerated() {
     controller.sessionDidEnd = { error in

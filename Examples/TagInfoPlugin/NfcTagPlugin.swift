@@ -3,9 +3,14 @@
 // arguments, tags are kept under a handle, and every answer goes back through `result`.
 // Only the import differs from iOS (`import CoreNFC` there); `FlutterResult` and the channel are
 // the UI framework's.
+//
+// Swift 6: the plugin is `@MainActor`, as the platform thread Flutter calls it on, and gives the
+// session the main queue, so its delegate conformance is `@preconcurrency` (checked at run time).
+// Core NFC's completion handlers are `@Sendable`: each hops back to the main actor with the Sendable
+// values it got and answers there; `FlutterResult` is a main-actor closure.
 import CoreNFCLinux
 
-typealias FlutterResult = (Any?) -> Void
+typealias FlutterResult = @MainActor (Any?) -> Void
 
 struct FlutterError {
     var code: String
@@ -14,6 +19,7 @@ struct FlutterError {
 }
 
 @available(iOS 13.0, *)
+@MainActor
 final class NfcTagPlugin: NSObject {
     /// The channel back to the script side: (method, arguments).
     var invokeMethod: (String, Any?) -> Void = { _, _ in }
@@ -56,7 +62,7 @@ final class NfcTagPlugin: NSObject {
     }
 
     private func handleStartSession(_ arguments: [String: Any?], result: @escaping FlutterResult) {
-        session = NFCTagReaderSession(pollingOption: getPollingOption(arguments["pollingOptions"] as? [String] ?? []), delegate: self)
+        session = NFCTagReaderSession(pollingOption: getPollingOption(arguments["pollingOptions"] as? [String] ?? []), delegate: self, queue: .main)
         if let alertMessage = arguments["alertMessage"] as? String { session?.alertMessage = alertMessage }
         session?.begin()
         result(nil)
@@ -80,8 +86,11 @@ final class NfcTagPlugin: NSObject {
     private func handleNdefRead(_ arguments: [String: Any?], result: @escaping FlutterResult) {
         tagHandler(NFCNDEFTag.self, arguments, result) { tag in
             tag.readNDEF { message, error in
-                if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
-                else { result(message.map(getNDEFMessageMap)) }
+                let messageMap = message.map(getNDEFMessageMap)  // Sendable, unlike the message
+                Task { @MainActor in
+                    if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
+                    else { result(messageMap) }
+                }
             }
         }
     }
@@ -93,8 +102,10 @@ final class NfcTagPlugin: NSObject {
                 return
             }
             tag.writeNDEF(message) { error in
-                if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
-                else { result(nil) }
+                Task { @MainActor in
+                    if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
+                    else { result(nil) }
+                }
             }
         }
     }
@@ -105,8 +116,10 @@ final class NfcTagPlugin: NSObject {
             let timeSlot = PollingTimeSlot(rawValue: arguments["timeSlot"] as? Int ?? 0) ?? .max1
             tag.polling(systemCode: arguments["systemCode"] as? Data ?? Data([0xFF, 0xFF]), requestCode: requestCode,
                         timeSlot: timeSlot) { manufacturerParameter, requestData, error in
-                if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
-                else { result(["manufacturerParameter": manufacturerParameter, "requestData": requestData]) }
+                Task { @MainActor in
+                    if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
+                    else { result(["manufacturerParameter": manufacturerParameter, "requestData": requestData]) }
+                }
             }
         }
     }
@@ -115,10 +128,12 @@ final class NfcTagPlugin: NSObject {
         tagHandler(NFCFeliCaTag.self, arguments, result) { tag in
             tag.requestServiceV2(nodeCodeList: arguments["nodeCodeList"] as? [Data] ?? []) {
                 statusFlag1, statusFlag2, encryptionIdentifier, nodeKeyVersionListAes, nodeKeyVersionListDes, error in
-                if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
-                else {
-                    result(["statusFlag1": statusFlag1, "statusFlag2": statusFlag2, "encryptionIdentifier": encryptionIdentifier.rawValue,
-                            "nodeKeyVersionListAes": nodeKeyVersionListAes, "nodeKeyVersionListDes": nodeKeyVersionListDes])
+                Task { @MainActor in
+                    if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
+                    else {
+                        result(["statusFlag1": statusFlag1, "statusFlag2": statusFlag2, "encryptionIdentifier": encryptionIdentifier.rawValue,
+                                "nodeKeyVersionListAes": nodeKeyVersionListAes, "nodeKeyVersionListDes": nodeKeyVersionListDes])
+                    }
                 }
             }
         }
@@ -128,10 +143,12 @@ final class NfcTagPlugin: NSObject {
         tagHandler(NFCISO15693Tag.self, arguments, result) { tag in
             tag.getSystemInfo(requestFlags: self.getRequestFlags(arguments["requestFlags"] as? [String] ?? [])) {
                 dataStorageFormatIdentifier, applicationFamilyIdentifier, blockSize, totalBlocks, icReference, error in
-                if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
-                else {
-                    result(["dataStorageFormatIdentifier": dataStorageFormatIdentifier, "applicationFamilyIdentifier": applicationFamilyIdentifier,
-                            "blockSize": blockSize, "totalBlocks": totalBlocks, "icReference": icReference])
+                Task { @MainActor in
+                    if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
+                    else {
+                        result(["dataStorageFormatIdentifier": dataStorageFormatIdentifier, "applicationFamilyIdentifier": applicationFamilyIdentifier,
+                                "blockSize": blockSize, "totalBlocks": totalBlocks, "icReference": icReference])
+                    }
                 }
             }
         }
@@ -141,8 +158,10 @@ final class NfcTagPlugin: NSObject {
         tagHandler(NFCISO15693Tag.self, arguments, result) { tag in
             let range = NSMakeRange(arguments["blockNumber"] as? Int ?? 0, arguments["numberOfBlocks"] as? Int ?? 1)
             tag.readMultipleBlocks(requestFlags: self.getRequestFlags(["highDataRate"]), blockRange: range) { dataBlocks, error in
-                if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
-                else { result(dataBlocks) }
+                Task { @MainActor in
+                    if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
+                    else { result(dataBlocks) }
+                }
             }
         }
     }
@@ -158,8 +177,10 @@ final class NfcTagPlugin: NSObject {
                 expectedResponseLength: arguments["expectedResponseLength"] as? Int ?? -1
             )
             tag.sendCommand(apdu: apdu) { payload, statusWord1, statusWord2, error in
-                if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
-                else { result(["payload": payload, "statusWord1": statusWord1, "statusWord2": statusWord2]) }
+                Task { @MainActor in
+                    if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
+                    else { result(["payload": payload, "statusWord1": statusWord1, "statusWord2": statusWord2]) }
+                }
             }
         }
     }
@@ -171,8 +192,10 @@ final class NfcTagPlugin: NSObject {
                 return
             }
             tag.sendCommand(apdu: apdu) { payload, statusWord1, statusWord2, error in
-                if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
-                else { result(["payload": payload, "statusWord1": statusWord1, "statusWord2": statusWord2]) }
+                Task { @MainActor in
+                    if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
+                    else { result(["payload": payload, "statusWord1": statusWord1, "statusWord2": statusWord2]) }
+                }
             }
         }
     }
@@ -180,8 +203,10 @@ final class NfcTagPlugin: NSObject {
     private func handleMiFareSendMiFareCommand(_ arguments: [String: Any?], result: @escaping FlutterResult) {
         tagHandler(NFCMiFareTag.self, arguments, result) { tag in
             tag.sendMiFareCommand(commandPacket: arguments["commandPacket"] as? Data ?? Data()) { data, error in
-                if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
-                else { result(data) }
+                Task { @MainActor in
+                    if let error = error { result(FlutterError(code: "io_exception", message: nil, details: getErrorMap(error))) }
+                    else { result(data) }
+                }
             }
         }
     }
@@ -196,7 +221,7 @@ final class NfcTagPlugin: NSObject {
 }
 
 @available(iOS 13.0, *)
-extension NfcTagPlugin: NFCTagReaderSessionDelegate {
+extension NfcTagPlugin: @preconcurrency NFCTagReaderSessionDelegate {
     func tagReaderSessionDidBecomeActive(_ session: NFCTagReaderSession) {
         invokeMethod("onActive", nil)
     }
@@ -207,7 +232,7 @@ extension NfcTagPlugin: NFCTagReaderSessionDelegate {
 
     func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {
         let handle = NSUUID().uuidString
-        session.connect(to: tags.first!) { error in
+        let didConnect: @MainActor (Error?) -> Void = { error in
             if let error = error {
                 self.invokeMethod("onError", getErrorMap(error))
                 return
@@ -220,6 +245,9 @@ extension NfcTagPlugin: NFCTagReaderSessionDelegate {
                 self.tags[handle] = tag
                 self.invokeMethod("onDiscovered", data.merging(["handle": handle]) { current, _ in current })
             }
+        }
+        session.connect(to: tags.first!) { error in
+            Task { @MainActor in didConnect(error) }
         }
     }
 }

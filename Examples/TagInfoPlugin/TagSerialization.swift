@@ -1,11 +1,15 @@
 // How cross-platform NFC plugins (Flutter, React Native) hand a tag to the script side: every
 // NFCTag case becomes a dictionary of its properties, plus the NDEF status and the cached message.
 // Only the import differs from iOS (`import CoreNFC` there).
+//
+// Swift 6: a message map holds Sendable values only (numbers and `Data`), so it can leave the
+// `@Sendable` handler that read the message; the tag maps are built on the main actor, where the
+// plugin lives.
 import CoreNFCLinux
 
-func getNDEFMessageMap(_ message: NFCNDEFMessage) -> [String: Any?] {
+func getNDEFMessageMap(_ message: NFCNDEFMessage) -> [String: any Sendable] {
     return [
-        "records": message.records.map { record -> [String: Any?] in
+        "records": message.records.map { record -> [String: any Sendable] in
             [
                 "typeNameFormat": record.typeNameFormat.rawValue,
                 "type": record.type,
@@ -48,7 +52,8 @@ func getErrorTypeString(_ code: NFCReaderError.Code) -> String {
 }
 
 @available(iOS 13.0, *)
-func getNFCTagMapAsync(_ tag: NFCTag, _ completionHandler: @escaping (NFCNDEFTag, [String: Any?], Error?) -> Void) {
+@MainActor
+func getNFCTagMapAsync(_ tag: NFCTag, _ completionHandler: @escaping @MainActor (NFCNDEFTag, [String: Any?], Error?) -> Void) {
     switch tag {
     case let .feliCa(tag):
         var data: [String: Any?] = ["feliCa": ["currentIDm": tag.currentIDm, "currentSystemCode": tag.currentSystemCode]]
@@ -87,24 +92,33 @@ func getNFCTagMapAsync(_ tag: NFCTag, _ completionHandler: @escaping (NFCNDEFTag
 }
 
 /// The NDEF part: nil when the tag holds no NDEF; an empty tag (403) has no cached message.
-func getNDEFTagMapAsync(_ tag: NFCNDEFTag, _ completionHandler: @escaping ([String: Any?]?, Error?) -> Void) {
-    tag.queryNDEFStatus { status, capacity, error in
-        if let error = error {
-            completionHandler(nil, error)
-            return
-        }
-        if status == .notSupported {
-            completionHandler(nil, nil)
-            return
-        }
-        var data: [String: Any?] = ["isWritable": status == .readWrite, "maxSize": capacity]
+@MainActor
+func getNDEFTagMapAsync(_ tag: NFCNDEFTag, _ completionHandler: @escaping @MainActor ([String: Any?]?, Error?) -> Void) {
+    let readCachedMessage: @MainActor (NFCNDEFStatus, Int) -> Void = { status, capacity in
         tag.readNDEF { message, error in
-            if let error = error, (error as? NFCReaderError)?.code != .ndefReaderSessionErrorZeroLengthMessage {
+            let cachedMessage = message.map(getNDEFMessageMap)
+            Task { @MainActor in
+                if let error = error, (error as? NFCReaderError)?.code != .ndefReaderSessionErrorZeroLengthMessage {
+                    completionHandler(nil, error)
+                    return
+                }
+                var data: [String: Any?] = ["isWritable": status == .readWrite, "maxSize": capacity]
+                data["cachedMessage"] = cachedMessage
+                completionHandler(data, nil)
+            }
+        }
+    }
+    tag.queryNDEFStatus { status, capacity, error in
+        Task { @MainActor in
+            if let error = error {
                 completionHandler(nil, error)
                 return
             }
-            data["cachedMessage"] = message.map(getNDEFMessageMap)
-            completionHandler(data, nil)
+            if status == .notSupported {
+                completionHandler(nil, nil)
+                return
+            }
+            readCachedMessage(status, capacity)
         }
     }
 }

@@ -101,44 +101,36 @@ while let flag = arguments.first {
 }
 NFCSessionConfiguration.shared = configuration
 
-// Swift 6: the script's state lives on the `script` queue (the plugin is called from there and from
-// the session queue, as a Flutter engine calls it from its platform thread).
-nonisolated(unsafe) let plugin = NfcTagPlugin()
-let script = DispatchQueue(label: "script side")
-nonisolated(unsafe) var discovered = false
-nonisolated(unsafe) let scriptCalls = calls
+// The script side runs on the main queue, where the plugin answers (as Flutter's platform thread).
+let plugin = NfcTagPlugin()
+var discovered = false
 
 /// Runs the --call methods one after another, then stops the session.
+@MainActor
 func runCalls(_ remaining: ArraySlice<(String, [String: Any?])>, handle: String) {
     guard let (method, callArguments) = remaining.first else {
         plugin.handle("Nfc#stopSession", ["alertMessage": "Done."]) { _ in }
         return
     }
     plugin.handle(method, callArguments.merging(["handle": handle]) { current, _ in current }) { result in
-        nonisolated(unsafe) let result = result, remaining = remaining  // plain values, read on the script queue
-        script.async {
-            emit(method, result)
-            runCalls(remaining.dropFirst(), handle: handle)
-        }
+        emit(method, result)
+        runCalls(remaining.dropFirst(), handle: handle)
     }
 }
 
 plugin.invokeMethod = { method, arguments in
-    nonisolated(unsafe) let arguments = arguments  // plain values, read on the script queue
-    script.async {
-        switch method {
-        case "onDiscovered":
-            var data = arguments as? [String: Any?] ?? [:]
-            let handle = data.removeValue(forKey: "handle") as? String ?? ""
-            discovered = true
-            emit(method, data)
-            runCalls(scriptCalls[...], handle: handle)
-        case "onError":
-            emit(method, arguments)
-            exit(discovered ? 0 : 1)
-        default:
-            emit(method, arguments)
-        }
+    switch method {
+    case "onDiscovered":
+        var data = arguments as? [String: Any?] ?? [:]
+        let handle = data.removeValue(forKey: "handle") as? String ?? ""
+        discovered = true
+        emit(method, data)
+        runCalls(calls[...], handle: handle)
+    case "onError":
+        emit(method, arguments)
+        exit(discovered ? 0 : 1)
+    default:
+        emit(method, arguments)
     }
 }
 plugin.handle("Nfc#isAvailable", [:]) { emit("Nfc#isAvailable", $0) }

@@ -3,11 +3,19 @@
 // the status word is printed; MIFARE Ultralight / NTAG tags get a READ of page 4 and the 16
 // bytes are printed. Only the import differs from iOS (`import CoreNFC` there, plus the
 // com.apple.developer.nfc.readersession entitlements); main.swift is the Linux app around it.
+//
+// Swift 6: the controller is `@MainActor`, like the UI it feeds. The session delivers its delegate
+// calls on the main queue (`queue: .main`), so the conformance is `@preconcurrency` (checked at run
+// time); Core NFC's completion handlers are `@Sendable` and the session and tag are not Sendable, so
+// a handler captures only `self` and the Sendable values it got, and hops back to the main actor.
 import CoreNFCLinux
 import Foundation
 
-final class TagReaderController: NSObject, NFCTagReaderSessionDelegate {
+@MainActor
+final class TagReaderController: NSObject, @preconcurrency NFCTagReaderSessionDelegate {
     private(set) var session: NFCTagReaderSession?
+    /// The tag the session is connected to.
+    private var connectedTag: NFCTag?
     /// True once a command got its answer.
     private(set) var completed = false
     /// Called once the session has ended (an iOS app would update its UI here).
@@ -19,7 +27,7 @@ final class TagReaderController: NSObject, NFCTagReaderSessionDelegate {
         data: Data([0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01]), expectedResponseLength: 256) }
 
     func beginScanning() {
-        session = NFCTagReaderSession(pollingOption: .iso14443, delegate: self, queue: nil)
+        session = NFCTagReaderSession(pollingOption: .iso14443, delegate: self, queue: .main)
         session?.alertMessage = "Hold a card or tag near the reader."
         session?.begin()
     }
@@ -31,27 +39,33 @@ final class TagReaderController: NSObject, NFCTagReaderSessionDelegate {
     func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {
         if tags.count > 1 {
             session.alertMessage = "More than 1 tag is detected. Please remove all tags and try again."
-            // Swift 6: the session is not Sendable; Core NFC sessions may be used from any thread.
-            nonisolated(unsafe) let session = session
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(500)) {
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(500)) {
                 session.restartPolling()
             }
             return
         }
         guard let tag = tags.first else { return }
+        connectedTag = tag
         session.connect(to: tag) { (error: Error?) in
-            if let error = error {
-                session.invalidate(errorMessage: "Unable to connect to tag: \(error.localizedDescription)")
-                return
+            DispatchQueue.main.async {
+                self.didConnect(error)
             }
-            switch tag {
-            case let .iso7816(card):
-                self.selectNDEFApplication(on: card, in: session)
-            case let .miFare(mifare):
-                self.readPage4(of: mifare, in: session)
-            default:
-                session.invalidate(errorMessage: "This tag is not supported.")
-            }
+        }
+    }
+
+    private func didConnect(_ error: Error?) {
+        guard let session = session, let tag = connectedTag else { return }
+        if let error = error {
+            session.invalidate(errorMessage: "Unable to connect to tag: \(error.localizedDescription)")
+            return
+        }
+        switch tag {
+        case let .iso7816(card):
+            selectNDEFApplication(on: card)
+        case let .miFare(mifare):
+            readPage4(of: mifare)
+        default:
+            session.invalidate(errorMessage: "This tag is not supported.")
         }
     }
 
@@ -66,37 +80,43 @@ final class TagReaderController: NSObject, NFCTagReaderSessionDelegate {
 
     // MARK: - Commands
 
-    private func selectNDEFApplication(on card: NFCISO7816Tag, in session: NFCTagReaderSession) {
+    private func selectNDEFApplication(on card: NFCISO7816Tag) {
         print("ISO 7816 card \(Self.hex(card.identifier))")
         card.sendCommand(apdu: Self.selectNDEFApplication) { (response: Data, sw1: UInt8, sw2: UInt8, error: Error?) in
-            if let error = error {
-                session.invalidate(errorMessage: "SELECT failed: \(error.localizedDescription)")
-                return
+            DispatchQueue.main.async {
+                guard let session = self.session else { return }
+                if let error = error {
+                    session.invalidate(errorMessage: "SELECT failed: \(error.localizedDescription)")
+                    return
+                }
+                self.completed = true
+                print("SELECT NDEF application: SW \(Self.hex(Data([sw1, sw2]))), \(response.count) data bytes")
+                session.alertMessage = sw1 == 0x90 && sw2 == 0x00 ? "NDEF application found." : "No NDEF application."
+                session.invalidate()
             }
-            self.completed = true
-            print("SELECT NDEF application: SW \(Self.hex(Data([sw1, sw2]))), \(response.count) data bytes")
-            session.alertMessage = sw1 == 0x90 && sw2 == 0x00 ? "NDEF application found." : "No NDEF application."
-            session.invalidate()
         }
     }
 
-    private func readPage4(of tag: NFCMiFareTag, in session: NFCTagReaderSession) {
+    private func readPage4(of tag: NFCMiFareTag) {
         print("MIFARE tag \(Self.hex(tag.identifier)), family \(tag.mifareFamily.rawValue)")
         // READ (30) page 4: four pages, 16 bytes, from the first page of user memory.
         tag.sendMiFareCommand(commandPacket: Data([0x30, 0x04])) { (response: Data, error: Error?) in
-            if let error = error {
-                session.invalidate(errorMessage: "READ failed: \(error.localizedDescription)")
-                return
+            DispatchQueue.main.async {
+                guard let session = self.session else { return }
+                if let error = error {
+                    session.invalidate(errorMessage: "READ failed: \(error.localizedDescription)")
+                    return
+                }
+                self.completed = true
+                print("READ page 4: \(Self.hex(response))")
+                session.alertMessage = "Read \(response.count) bytes."
+                session.invalidate()
             }
-            self.completed = true
-            print("READ page 4: \(Self.hex(response))")
-            session.alertMessage = "Read \(response.count) bytes."
-            session.invalidate()
         }
     }
 
     /// Bytes as upper-case hex pairs separated by spaces.
-    static func hex(_ data: Data) -> String {
+    nonisolated static func hex(_ data: Data) -> String {
         data.map { String(format: "%02X", $0) }.joined(separator: " ")
     }
 }

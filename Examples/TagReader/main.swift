@@ -38,20 +38,13 @@ while let flag = arguments.first {
 }
 NFCSessionConfiguration.shared = configuration
 
-/// Set from the main queue, read on the session's queue.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.lock(); value = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-}
-
-let interrupted = Flag()
+/// Set by the signal handler; the controller and both handlers run on the main queue.
+var interrupted = false
 let controller = TagReaderController()
 controller.sessionDidEnd = { error in
     let code = (error as? NFCReaderError)?.code.rawValue ?? -1
     FileHandle.standardError.write(Data("session ended: NFCError \(code)\n".utf8))
-    exit(controller.completed ? 0 : interrupted.isSet ? 130 : 1)
+    exit(controller.completed ? 0 : interrupted ? 130 : 1)
 }
 controller.beginScanning()
 let session = controller.session  // set on this thread, never changed afterwards
@@ -61,7 +54,7 @@ for number in [SIGINT, SIGTERM] {
     signal(number, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
     source.setEventHandler {
-        interrupted.set()
+        interrupted = true
         guard let session = session else { exit(130) }
         session.invalidate(reason: .signal(number))
     }
