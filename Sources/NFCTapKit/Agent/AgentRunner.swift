@@ -142,7 +142,8 @@ package final class AgentRunner {
             return
         }
         let directories = XDGDataDirectories.all(environment: environment)
-        let index = DesktopEntryIndex(dataDirectories: directories, locale: Self.locale(environment))
+        let index = DesktopEntryIndex(dataDirectories: directories, locale: Self.locale(environment),
+                                      currentDesktops: DesktopVisibility.currentDesktops(environment: environment))
         for problem in index.problems {
             Stderr.line("nfctap agent: ignoring \(problem.path): \(problem.reason)")
         }
