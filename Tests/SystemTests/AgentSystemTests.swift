@@ -4,6 +4,7 @@ import NDEF
 import NFCTags
 import TagEmulation
 import Testing
+@testable import CoreNFCLinux
 @testable import Pairing
 
 // Ring 3: `nfctap agent` as a desktop runs it — the test pcscd + vpcd for tags, the private bus as
@@ -323,6 +324,46 @@ extension PCSCSystemTests {
             #expect(agent.finish().status == 0)
         }
 
+        /// The agent notices a session's hold through inotify, not by polling: a session's
+        /// `holdForSession` returns once the agent let go of the readers, well within 1 s (with only
+        /// the 5 s safety re-check it would wait the whole 3 s hand-over time). While idle, the
+        /// agent's loop thread sleeps until the safety re-check (polling woke it 5 times a second).
+        @Test func agentYieldsAtOnceToASessionHoldAndSleepsWhileIdle() throws {
+            let desk = try AgentDesk()
+            let server = try NotificationServerMock()
+            let agent = try Self.startAgent(desk, server)
+            let environment = desk.environment(busAddress: server.address)
+
+            usleep(500_000)
+            let idleStart = try Self.loopWakeups(agent.pid)
+            usleep(6_000_000)
+            let idleWakeups = try Self.loopWakeups(agent.pid) - idleStart
+            #expect(idleWakeups <= 6, "the agent's loop woke \(idleWakeups) times in 6 s idle (polling: 30)")
+
+            let start = ContinuousClock.now
+            let hold = try #require(NFCBackgroundReading.holdForSession(environment: environment))
+            let yielded = ContinuousClock.now - start
+            agent.waitForEvents("paused", seconds: 5)
+            #expect(yielded < .seconds(1), "the session waited \(yielded) for the agent to let go")
+
+            let released = ContinuousClock.now
+            hold.release()
+            agent.waitForEvents("resumed", seconds: 10)
+            let resumed = ContinuousClock.now - released
+            #expect(resumed < .seconds(2), "the agent resumed \(resumed) after the session ended")
+            print("agent timing: yielded to a session hold in \(yielded.milliseconds) ms, resumed "
+                  + "\(resumed.milliseconds) ms after its release (± 50 ms sampling); loop thread woke \(idleWakeups)× in 6 s idle")
+            agent.interrupt()
+            #expect(agent.finish().status == 0)
+        }
+
+        /// Voluntary context switches of the agent's loop (main) thread: one per wait that ended.
+        static func loopWakeups(_ pid: Int32) throws -> Int {
+            let status = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/status", encoding: .utf8)
+            let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") })
+            return try #require(Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)))
+        }
+
         // MARK: The unit
 
         @Test(.enabled(if: PackagingTests.haveSystemdAnalyze || SystemEnvironment.environment["NFCTAP_REQUIRE_SYSTEM"] == "1"))
@@ -346,4 +387,8 @@ extension PCSCSystemTests {
             }
         }
     }
+}
+
+private extension Duration {
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
 }
