@@ -335,9 +335,10 @@ extension PCSCSystemTests {
             let environment = desk.environment(busAddress: server.address)
 
             usleep(500_000)
-            let idleStart = try Self.loopWakeups(agent.pid)
+            let idleStart = try Self.loopWakeups(agent.pid), processStart = Self.threadWakeups(agent.pid)
             usleep(6_000_000)
             let idleWakeups = try Self.loopWakeups(agent.pid) - idleStart
+            let processWakeups = Self.wakeups(from: processStart, to: Self.threadWakeups(agent.pid))
             #expect(idleWakeups <= 6, "the agent's loop woke \(idleWakeups) times in 6 s idle (polling: 30)")
 
             let start = ContinuousClock.now
@@ -352,16 +353,28 @@ extension PCSCSystemTests {
             let resumed = ContinuousClock.now - released
             #expect(resumed < .seconds(2), "the agent resumed \(resumed) after the session ended")
             print("agent timing: yielded to a session hold in \(yielded.milliseconds) ms, resumed "
-                  + "\(resumed.milliseconds) ms after its release (± 50 ms sampling); loop thread woke \(idleWakeups)× in 6 s idle")
+                  + "\(resumed.milliseconds) ms after its release (± 50 ms sampling); loop thread woke \(idleWakeups)× in 6 s idle "
+                  + "(all its threads: \(processWakeups)×, the reader session's included)")
             agent.interrupt()
             #expect(agent.finish().status == 0)
         }
 
         /// Voluntary context switches of the agent's loop (main) thread: one per wait that ended.
-        static func loopWakeups(_ pid: Int32) throws -> Int {
-            let status = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/status", encoding: .utf8)
+        static func loopWakeups(_ pid: Int32, thread: String? = nil) throws -> Int {
+            let status = try String(contentsOfFile: "/proc/\(pid)/task/\(thread ?? "\(pid)")/status", encoding: .utf8)
             let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") })
             return try #require(Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)))
+        }
+
+        /// Per thread of the process (for the log: the reader session's threads too).
+        static func threadWakeups(_ pid: Int32) -> [String: Int] {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            return Dictionary(uniqueKeysWithValues: tasks.compactMap { tid in (try? loopWakeups(pid, thread: tid)).map { (tid, $0) } })
+        }
+
+        /// Wakeups between two `threadWakeups` snapshots, over the threads alive in both.
+        static func wakeups(from before: [String: Int], to after: [String: Int]) -> Int {
+            after.reduce(0) { sum, entry in sum + (before[entry.key].map { entry.value - $0 } ?? 0) }
         }
 
         // MARK: The unit
