@@ -3,6 +3,7 @@ import Glibc
 import NDEF
 import NFCTags
 import TagEmulation
+import SDBus
 import Testing
 @testable import CoreNFCLinux
 @testable import Pairing
@@ -357,6 +358,24 @@ extension PCSCSystemTests {
                   + "(all its threads: \(processWakeups)×, the reader session's included)")
             agent.interrupt()
             #expect(agent.finish().status == 0)
+        }
+
+        /// The agent's single wait (`DBusConnection.process(until:timeout:orReadable:)`): it ends
+        /// as soon as another descriptor is readable, and otherwise sleeps its whole timeout.
+        @Test func theBusWaitEndsOnAnotherDescriptor() throws {
+            let address = try #require(BlueZMock.busAddress)
+            let bus = try DBusConnection(address: address)
+            var ends: [Int32] = [-1, -1]
+            try #require(pipe(&ends) == 0)
+            defer { ends.forEach { close($0) } }
+            let quiet = ContinuousClock.now
+            #expect(try !bus.process(until: { false }, timeout: .milliseconds(300), orReadable: [ends[0]]))
+            #expect(ContinuousClock.now - quiet >= .milliseconds(290))
+            let writer = ends[1]
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { var b: UInt8 = 1; _ = write(writer, &b, 1) }
+            let start = ContinuousClock.now
+            #expect(try bus.process(until: { false }, timeout: .seconds(10), orReadable: [ends[0]]))
+            #expect(ContinuousClock.now - start < .seconds(2))
         }
 
         /// Voluntary context switches of the agent's loop (main) thread: one per wait that ended.

@@ -85,7 +85,8 @@ package final class AgentRunner {
             for report in inbox.take() { post(report) }
             // Sleep until traffic, a tag report, a session.lock event, or the next timed check.
             if let at = settleAt, ContinuousClock.now >= at { settleAt = nil }  // this pass was it
-            var timeout = watch != nil || !coordinates ? settings.recheckInterval : settings.pollInterval
+            let eventDriven = (watch != nil || !coordinates) && inbox.wakeDescriptor >= 0
+            var timeout = eventDriven ? settings.recheckInterval : settings.pollInterval
             for instant in [settleAt, retryAfter].compactMap({ $0 }) {
                 timeout = min(timeout, max(.zero, instant - ContinuousClock.now))
             }
