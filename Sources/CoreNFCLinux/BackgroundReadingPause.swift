@@ -9,7 +9,9 @@ import Synchronization
 /// - `session.lock`: every session of this library (CLI or app) holds a *shared* `flock` on it
 ///   from `begin()` until it ends, unless `NFCSessionConfiguration.pausesBackgroundReading` is false.
 ///   The agent tests it with a non-blocking *exclusive* `flock`: refused = a session runs, so the
-///   agent releases every reader; granted = none runs (the agent drops the lock at once).
+///   agent releases every reader; granted = none runs (the agent drops the lock at once). A session
+///   touches the file once its lock is granted and unlocks before closing it, which the agent's
+///   inotify watch sees (`SessionWatch`): the agent reacts at once, with no polling.
 /// - `agent.lock`: the agent holds a *shared* `flock` while it has readers open. A starting
 ///   session waits (at most `handOverTimeout`) until an exclusive test of it succeeds, so it does
 ///   not race the agent for a tag that the agent still has connected.
@@ -33,19 +35,29 @@ public enum NFCBackgroundReading {
     public final class Hold: Sendable {
         private let fd: Mutex<Int32>
         init(fd: Int32) { self.fd = Mutex(fd) }
-        /// Releases the lock now (once, whichever thread asks).
+        /// Releases the lock now (once, whichever thread asks). Unlocks before closing: the close
+        /// is what the agent's inotify watch sees, and the lock must be gone by then.
         public func release() {
             fd.withLock { fd in
-                if fd >= 0 { close(fd) }
+                if fd >= 0 {
+                    flock(fd, LOCK_UN)
+                    close(fd)
+                }
                 fd = -1
             }
         }
         deinit { release() }
+        /// Touches the locked file (IN_ATTRIB): flock raises no inotify event, this tells the
+        /// agent's `SessionWatch` to test the lock now.
+        func announce() {
+            fd.withLock { fd in if fd >= 0 { _ = futimens(fd, nil) } }
+        }
     }
 
     /// For a session: a shared lock on `session.lock`, after the agent (if any) released the readers.
     static func holdForSession(environment: [String: String] = ProcessInfo.processInfo.environment) -> Hold? {
         guard let dir = directory(environment: environment), let hold = lock(dir + "/session.lock", exclusive: false, wait: .seconds(1)) else { return nil }
+        hold.announce()
         // Let the agent notice and let go: an exclusive test of agent.lock succeeds once it has.
         let agentLock = dir + "/agent.lock"
         let fd = open(agentLock, O_RDONLY | O_CLOEXEC)

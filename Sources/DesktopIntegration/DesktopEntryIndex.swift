@@ -4,7 +4,8 @@ import Foundation
 /// ID" and the Base Directory Specification): `$XDG_DATA_HOME/applications` first, then each
 /// `$XDG_DATA_DIRS/applications`. A desktop file ID found earlier hides later files with the same
 /// ID, including when the earlier one is `Hidden=true` (the user deleted it); entries whose
-/// `TryExec` is not an executable program are left out.
+/// `TryExec` is not an executable program are left out, and so are entries not shown in the current
+/// desktop (`OnlyShowIn`/`NotShowIn` against `$XDG_CURRENT_DESKTOP`, `DesktopVisibility`).
 public struct DesktopEntryIndex: Sendable {
     public private(set) var applications: [DesktopApplication] = []
     /// Files that could not be used, with the reason (the agent logs them).
@@ -15,8 +16,10 @@ public struct DesktopEntryIndex: Sendable {
     /// Scans `dataDirectories` in order (most important first).
     /// - Parameters:
     ///   - locale: for `Name[xx]` (the value of `LC_ALL`/`LC_MESSAGES`/`LANG`).
+    ///   - currentDesktops: `$XDG_CURRENT_DESKTOP` split (`DesktopVisibility.currentDesktops`);
+    ///     empty when it is unset, which leaves out every entry with `OnlyShowIn`.
     ///   - isExecutable: whether a `TryExec` value names an executable (tests replace it).
-    public init(dataDirectories: [String], locale: String? = nil,
+    public init(dataDirectories: [String], locale: String? = nil, currentDesktops: [String] = [],
                 isExecutable: (String) -> Bool = DesktopEntryIndex.programExists) {
         var seen = Set<String>()
         for directory in dataDirectories where !directory.isEmpty {
@@ -24,7 +27,8 @@ public struct DesktopEntryIndex: Sendable {
             for (id, path) in Self.desktopFiles(under: root, prefix: "", depth: 0) {
                 guard seen.insert(id).inserted else { continue }
                 do {
-                    if let app = try Self.application(id: id, path: path, locale: locale, isExecutable: isExecutable) {
+                    if let app = try Self.application(id: id, path: path, locale: locale, currentDesktops: currentDesktops,
+                                                            isExecutable: isExecutable) {
                         applications.append(app)
                     }
                 } catch {
@@ -45,8 +49,10 @@ public struct DesktopEntryIndex: Sendable {
         return best
     }
 
-    /// Reads one file; nil when it is not a launchable application (hidden, another type, TryExec missing).
-    static func application(id: String, path: String, locale: String?, isExecutable: (String) -> Bool) throws -> DesktopApplication? {
+    /// Reads one file; nil when it is not a launchable application (hidden, another type, not
+    /// shown in the current desktop, TryExec missing).
+    static func application(id: String, path: String, locale: String?, currentDesktops: [String],
+                            isExecutable: (String) -> Bool) throws -> DesktopApplication? {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DesktopEntryError.malformed(line: 0, reason: "unreadable")
         }
@@ -56,6 +62,8 @@ public struct DesktopEntryIndex: Sendable {
         if file.bool("Hidden") { return nil }
         guard let type = file.string("Type") else { throw DesktopEntryError.missingKey("Type") }
         guard type == "Application" else { return nil }
+        guard DesktopVisibility.isShown(onlyShowIn: file.keys["OnlyShowIn"].map { _ in file.list("OnlyShowIn") },
+                                        notShowIn: file.list("NotShowIn"), currentDesktops: currentDesktops) else { return nil }
         if let tryExec = file.string("TryExec"), !tryExec.isEmpty, !isExecutable(tryExec) { return nil }
         guard let name = file.localized("Name", locale: locale) else { throw DesktopEntryError.missingKey("Name") }
         guard let execValue = file.string("Exec") else { throw DesktopEntryError.missingKey("Exec") }

@@ -252,6 +252,46 @@ package final class DBusConnection {
         }
     }
 
+    /// Runs the event loop like `process(until:timeout:)`, and also returns as soon as one of
+    /// `descriptors` is readable (or in error): one `poll(2)` over the bus's descriptor (the events
+    /// `sd_bus_get_events` asks for, with `sd_bus_get_timeout`'s deadline) and those descriptors, so
+    /// a loop can wait on the bus and, say, an inotify or eventfd descriptor without waking
+    /// periodically. The caller reads the descriptors. Returns whether `done()` became true or a
+    /// descriptor is readable.
+    /// - Throws: `DBusError` when the connection fails.
+    @discardableResult
+    package func process(until done: () -> Bool, timeout: Duration, orReadable descriptors: [Int32]) throws -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while true {
+            if done() { return true }
+            let r = sd_bus_process(bus, nil)
+            if r < 0 { throw DBusError(code: r, during: "processing the bus") }
+            if r > 0 { continue }
+            let now = clock.now
+            if now >= deadline { return done() }
+            let busFD = sd_bus_get_fd(bus)
+            if busFD < 0 { throw DBusError(code: busFD, during: "getting the bus descriptor") }
+            let events = sd_bus_get_events(bus)
+            if events < 0 { throw DBusError(code: events, during: "getting the bus events") }
+            var waitMicroseconds = Self.microseconds(deadline - now)
+            var busDeadline: UInt64 = 0
+            if sd_bus_get_timeout(bus, &busDeadline) >= 0, busDeadline != UInt64.max {
+                // An absolute CLOCK_MONOTONIC time in µs (0: dispatch now).
+                var ts = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &ts)
+                let nowMicroseconds = UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000
+                waitMicroseconds = min(waitMicroseconds, busDeadline > nowMicroseconds ? busDeadline - nowMicroseconds : 0)
+            }
+            var fds = [pollfd(fd: busFD, events: Int16(truncatingIfNeeded: events), revents: 0)]
+            fds += descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let milliseconds = Int32(min(UInt64(Int32.max), (waitMicroseconds + 999) / 1_000))
+            let w = poll(&fds, nfds_t(fds.count), milliseconds)
+            if w < 0 && errno != EINTR { throw DBusError(code: -errno, during: "waiting on the bus") }
+            if w > 0 && fds.dropFirst().contains(where: { $0.revents != 0 }) { return true }
+        }
+    }
+
     // MARK: Helpers
 
     package static let propertiesInterface = "org.freedesktop.DBus.Properties"

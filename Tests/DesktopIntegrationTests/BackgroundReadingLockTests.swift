@@ -42,6 +42,65 @@ import Testing
         withExtendedLifetime(session) {}
     }
 
+    /// The agent's inotify watch: a session taking and releasing its hold each make the watch's
+    /// descriptor readable with a `session.lock` event; the agent's own tests raise none.
+    @Test func theWatchSeesHoldsComeAndGoWithoutFeedingItself() throws {
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let watch = try #require(NFCBackgroundReading.SessionWatch(environment: environment))
+        _ = watch.drainEvents()
+        #expect(!watch.sessionIsActive())
+        #expect(!Self.readable(watch.fileDescriptor, within: 200))      // testing is silent
+        #expect(!watch.drainEvents())
+
+        let session = try #require(NFCBackgroundReading.holdForSession(environment: environment))
+        #expect(Self.readable(watch.fileDescriptor, within: 1000))
+        #expect(watch.drainEvents())
+        #expect(watch.sessionIsActive())
+        #expect(!Self.readable(watch.fileDescriptor, within: 200))
+        // The agent's own agent.lock comes and goes: events, but not about session.lock.
+        NFCBackgroundReading.holdForAgent(environment: environment)?.release()
+        #expect(!watch.drainEvents())
+
+        session.release()
+        #expect(Self.readable(watch.fileDescriptor, within: 1000))
+        #expect(watch.drainEvents())
+        #expect(!watch.sessionIsActive())                               // unlocked before the close event
+    }
+
+    /// A replaced lock file (deleted, made again by the next session) is followed.
+    @Test func theWatchFollowsAReplacedLockFile() throws {
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let watch = try #require(NFCBackgroundReading.SessionWatch(environment: environment))
+        unlink(runtime + "/nfctap/session.lock")
+        let session = try #require(NFCBackgroundReading.holdForSession(environment: environment))
+        #expect(watch.drainEvents())
+        #expect(watch.sessionIsActive())
+        session.release()
+        #expect(watch.drainEvents())
+        #expect(!watch.sessionIsActive())
+    }
+
+    @Test func inotifyRecordsAreParsedWithinBounds() {
+        func record(_ mask: UInt32, _ name: String, padTo: Int) -> [UInt8] {
+            var bytes = [UInt8](repeating: 0, count: 16)
+            withUnsafeBytes(of: mask.littleEndian) { bytes.replaceSubrange(4..<8, with: $0) }
+            withUnsafeBytes(of: UInt32(padTo).littleEndian) { bytes.replaceSubrange(12..<16, with: $0) }
+            return bytes + Array(name.utf8) + [UInt8](repeating: 0, count: padTo - name.utf8.count)
+        }
+        let two = record(UInt32(IN_CLOSE_NOWRITE), "agent.lock", padTo: 16) + record(UInt32(IN_ATTRIB), "session.lock", padTo: 16)
+        var names: [String] = []
+        let relevant = two.withUnsafeBytes { NFCBackgroundReading.SessionWatch.parse($0) { names.append($1); return $1 == "session.lock" } }
+        #expect(relevant && names == ["agent.lock", "session.lock"])
+        // A record whose name runs past the end of the read is not looked at.
+        let cut = Array(record(UInt32(IN_ATTRIB), "session.lock", padTo: 16).prefix(24))
+        #expect(!cut.withUnsafeBytes { NFCBackgroundReading.SessionWatch.parse($0) { _, _ in true } })
+    }
+
+    static func readable(_ fd: Int32, within milliseconds: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, milliseconds) == 1
+    }
+
     @Test func noRuntimeDirectoryMeansNoCoordination() {
         defer { try? FileManager.default.removeItem(atPath: runtime) }
         #expect(NFCBackgroundReading.directory(environment: [:]) == nil)

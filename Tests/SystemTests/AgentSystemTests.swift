@@ -3,7 +3,9 @@ import Glibc
 import NDEF
 import NFCTags
 import TagEmulation
+import SDBus
 import Testing
+@testable import CoreNFCLinux
 @testable import Pairing
 
 // Ring 3: `nfctap agent` as a desktop runs it — the test pcscd + vpcd for tags, the private bus as
@@ -323,6 +325,77 @@ extension PCSCSystemTests {
             #expect(agent.finish().status == 0)
         }
 
+        /// The agent notices a session's hold through inotify, not by polling: a session's
+        /// `holdForSession` returns once the agent let go of the readers, well within 1 s (with only
+        /// the 5 s safety re-check it would wait the whole 3 s hand-over time). While idle, the
+        /// agent's loop thread sleeps until the safety re-check (polling woke it 5 times a second).
+        @Test func agentYieldsAtOnceToASessionHoldAndSleepsWhileIdle() throws {
+            let desk = try AgentDesk()
+            let server = try NotificationServerMock()
+            let agent = try Self.startAgent(desk, server)
+            let environment = desk.environment(busAddress: server.address)
+
+            usleep(500_000)
+            let idleStart = try Self.loopWakeups(agent.pid), processStart = Self.threadWakeups(agent.pid)
+            usleep(6_000_000)
+            let idleWakeups = try Self.loopWakeups(agent.pid) - idleStart
+            let processWakeups = Self.wakeups(from: processStart, to: Self.threadWakeups(agent.pid))
+            #expect(idleWakeups <= 6, "the agent's loop woke \(idleWakeups) times in 6 s idle (polling: 30)")
+
+            let start = ContinuousClock.now
+            let hold = try #require(NFCBackgroundReading.holdForSession(environment: environment))
+            let yielded = ContinuousClock.now - start
+            agent.waitForEvents("paused", seconds: 5)
+            #expect(yielded < .seconds(1), "the session waited \(yielded) for the agent to let go")
+
+            let released = ContinuousClock.now
+            hold.release()
+            agent.waitForEvents("resumed", seconds: 10)
+            let resumed = ContinuousClock.now - released
+            #expect(resumed < .seconds(2), "the agent resumed \(resumed) after the session ended")
+            print("agent timing: yielded to a session hold in \(yielded.milliseconds) ms, resumed "
+                  + "\(resumed.milliseconds) ms after its release (± 50 ms sampling); loop thread woke \(idleWakeups)× in 6 s idle "
+                  + "(all its threads: \(processWakeups)×, the reader session's included)")
+            agent.interrupt()
+            #expect(agent.finish().status == 0)
+        }
+
+        /// The agent's single wait (`DBusConnection.process(until:timeout:orReadable:)`): it ends
+        /// as soon as another descriptor is readable, and otherwise sleeps its whole timeout.
+        @Test func theBusWaitEndsOnAnotherDescriptor() throws {
+            let address = try #require(BlueZMock.busAddress)
+            let bus = try DBusConnection(address: address)
+            var ends: [Int32] = [-1, -1]
+            try #require(pipe(&ends) == 0)
+            defer { ends.forEach { close($0) } }
+            let quiet = ContinuousClock.now
+            #expect(try !bus.process(until: { false }, timeout: .milliseconds(300), orReadable: [ends[0]]))
+            #expect(ContinuousClock.now - quiet >= .milliseconds(290))
+            let writer = ends[1]
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { var b: UInt8 = 1; _ = write(writer, &b, 1) }
+            let start = ContinuousClock.now
+            #expect(try bus.process(until: { false }, timeout: .seconds(10), orReadable: [ends[0]]))
+            #expect(ContinuousClock.now - start < .seconds(2))
+        }
+
+        /// Voluntary context switches of the agent's loop (main) thread: one per wait that ended.
+        static func loopWakeups(_ pid: Int32, thread: String? = nil) throws -> Int {
+            let status = try String(contentsOfFile: "/proc/\(pid)/task/\(thread ?? "\(pid)")/status", encoding: .utf8)
+            let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") })
+            return try #require(Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)))
+        }
+
+        /// Per thread of the process (for the log: the reader session's threads too).
+        static func threadWakeups(_ pid: Int32) -> [String: Int] {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            return Dictionary(uniqueKeysWithValues: tasks.compactMap { tid in (try? loopWakeups(pid, thread: tid)).map { (tid, $0) } })
+        }
+
+        /// Wakeups between two `threadWakeups` snapshots, over the threads alive in both.
+        static func wakeups(from before: [String: Int], to after: [String: Int]) -> Int {
+            after.reduce(0) { sum, entry in sum + (before[entry.key].map { entry.value - $0 } ?? 0) }
+        }
+
         // MARK: The unit
 
         @Test(.enabled(if: PackagingTests.haveSystemdAnalyze || SystemEnvironment.environment["NFCTAP_REQUIRE_SYSTEM"] == "1"))
@@ -346,4 +419,8 @@ extension PCSCSystemTests {
             }
         }
     }
+}
+
+private extension Duration {
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
 }

@@ -61,7 +61,8 @@ final class LibNFCMonitor: ReaderMonitor, @unchecked Sendable {
         var states = [DeviceState](repeating: DeviceState(), count: slots.count)
         defer { condition.withLock { finished = true; condition.broadcast() } }
         while !isStopping {
-            var wake = ContinuousClock.now + .seconds(1)
+            // Without devices there is nothing to poll: sleep until stop() (no idle wakeups).
+            var wake = ContinuousClock.now + (slots.isEmpty ? .seconds(86_400) : .seconds(1))
             for index in slots.indices {
                 if isStopping { return }
                 if ContinuousClock.now >= states[index].nextAttempt {

@@ -15,8 +15,13 @@ package final class AgentRunner {
         package var filter: NFCReaderFilter = .all
         package var pairWith: PairHandlerChoice = .bluez
         package var pairingOptions = PairingOptions()
-        /// How often the session lock is checked and the bus loop wakes without traffic.
+        /// How often the session lock is tested when inotify cannot watch it (no watch, no events).
         package var pollInterval: Duration = .milliseconds(200)
+        /// With the inotify watch: the safety re-check, the only wakeup when nothing happens.
+        package var recheckInterval: Duration = .seconds(5)
+        /// After a `session.lock` event, one more test this much later (a session that dies closes
+        /// the file just before the kernel drops its lock).
+        package var settleDelay: Duration = .milliseconds(100)
         /// Notifications remembered for their actions (the oldest is forgotten first).
         package var rememberedNotifications = 64
 
@@ -36,6 +41,8 @@ package final class AgentRunner {
     /// Notification id → tap, in posting order.
     private var taps: [(id: UInt32, tap: AgentTap)] = []
     private var notifier: DesktopNotifier!
+    /// inotify on the session lock's directory (nil: polled every `pollInterval`).
+    private var watch: NFCBackgroundReading.SessionWatch?
     private let dispatcher: TapDispatcher
 
     package init(settings: Settings, environment: [String: String]) {
@@ -64,13 +71,29 @@ package final class AgentRunner {
             Stderr.line("nfctap agent: XDG_RUNTIME_DIR is not set: other nfctap sessions cannot pause the agent, "
                         + "and applications cannot be given the tag's message (run it as a systemd user unit)")
         }
+        watch = NFCBackgroundReading.SessionWatch(environment: environment)
+        let coordinates = NFCBackgroundReading.directory(environment: environment) != nil
+        if coordinates && watch == nil {
+            Stderr.line("nfctap agent: cannot watch the session lock with inotify; testing it every \(settings.pollInterval)")
+        }
         AgentEvents.emit("started", [("markup", .bool(notifier.bodyMarkup))])
         var status: Int32 = 0
+        var settleAt: ContinuousClock.Instant?
         while !inbox.stopRequested {
+            inbox.clearWakeup()
+            if watch?.drainEvents() == true { settleAt = ContinuousClock.now + settings.settleDelay }
             coordinateReaders()
             for report in inbox.take() { post(report) }
+            // Sleep until traffic, a tag report, a session.lock event, or the next timed check.
+            if let at = settleAt, ContinuousClock.now >= at { settleAt = nil }  // this pass was it
+            let eventDriven = (watch != nil || !coordinates) && inbox.wakeDescriptor >= 0
+            var timeout = eventDriven ? settings.recheckInterval : settings.pollInterval
+            for instant in [settleAt, retryAfter].compactMap({ $0 }) {
+                timeout = min(timeout, max(.zero, instant - ContinuousClock.now))
+            }
             do {
-                try notifier.bus.process(until: { inbox.hasWork }, timeout: settings.pollInterval)
+                try notifier.bus.process(until: { inbox.hasWork }, timeout: timeout,
+                                         orReadable: [inbox.wakeDescriptor, watch?.fileDescriptor ?? -1].filter { $0 >= 0 })
             } catch {
                 Stderr.line("nfctap agent: the session bus failed: \(error)")
                 AgentEvents.emit("error", [("message", .string("\(error)"))])
@@ -86,8 +109,7 @@ package final class AgentRunner {
 
     /// Reads while no other session runs; lets go of the readers while one does.
     private func coordinateReaders() {
-        let busy = NFCBackgroundReading.sessionIsActive(environment: environment)
-        if busy {
+        if sessionIsActive() {
             if reader != nil {
                 stopReading()
                 paused = true
@@ -107,7 +129,7 @@ package final class AgentRunner {
         retryAfter = nil
         // Hold agent.lock first, then check again: a session that started in between waits for us.
         let hold = NFCBackgroundReading.holdForAgent(environment: environment)
-        if NFCBackgroundReading.sessionIsActive(environment: environment) { return }
+        if sessionIsActive() { return }
         // Tags left on a reader by the session that just ended are not new taps (as on iOS, a tag
         // read by an app does not come back as a background read): skip their first report.
         if paused { skipOnce = Self.presentTags() }
@@ -118,6 +140,11 @@ package final class AgentRunner {
         AgentEvents.emit(paused ? "resumed" : "reading")
         if paused { Stderr.line("nfctap agent: resumed reading") }
         paused = false
+    }
+
+    /// Through the watch's open descriptor when there is one (testing raises no event itself).
+    private func sessionIsActive() -> Bool {
+        watch?.sessionIsActive() ?? NFCBackgroundReading.sessionIsActive(environment: environment)
     }
 
     private func stopReading() {
@@ -143,7 +170,8 @@ package final class AgentRunner {
             return
         }
         let directories = XDGDataDirectories.all(environment: environment)
-        let index = DesktopEntryIndex(dataDirectories: directories, locale: Self.locale(environment))
+        let index = DesktopEntryIndex(dataDirectories: directories, locale: Self.locale(environment),
+                                      currentDesktops: DesktopVisibility.currentDesktops(environment: environment))
         for problem in index.problems {
             Stderr.line("nfctap agent: ignoring \(problem.path): \(problem.reason)")
         }
