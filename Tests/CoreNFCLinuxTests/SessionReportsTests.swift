@@ -160,6 +160,8 @@ struct SessionReportsTests {
         func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {}
         func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [any NFCNDEFTag]) {
             beforeConnect = session.connectedDetectedTag
+            // Sessions are not Sendable (as in Apple's Core NFC); the handler only reads a property.
+            nonisolated(unsafe) let session = session
             session.connect(to: tags[0]) { error in
                 self.connectError = error
                 self.afterConnect = session.connectedDetectedTag
@@ -204,6 +206,8 @@ struct SessionReportsTests {
         func tagReaderSessionDidBecomeActive(_ session: NFCTagReaderSession) {}
         func tagReaderSession(_ session: NFCTagReaderSession, didInvalidateWithError error: any Error) {}
         func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {
+            // Sessions are not Sendable (as in Apple's Core NFC); the handler only reads a property.
+            nonisolated(unsafe) let session = session
             session.connect(to: tags[0]) { _ in
                 self.connected = session.connectedDetectedTag
                 self.done.signal()
@@ -299,13 +303,13 @@ struct SessionReportsTests {
     func handBuiltReportDecodes() throws {
         let tag = DetectedTag(reader: ReaderInfo(name: "R", backend: .virtual), technology: .type2,
                               uid: [1, 2, 3, 4, 5, 6, 7], atr: [], historicalBytes: [], presence: 1)
-        let first = try NDEFMessage(records: [.uri("https://example.com/1")])
+        let first = NDEFMessage(records: [.uri("https://example.com/1")])
         var report = NFCTagReport(tag: tag, ndefBytes: try first.encoded())
         #expect(report.ndefMessage == first)
         report.ndefBytes = [0xD1, 0x01, 0x40]
         #expect(report.ndefMessage == nil)
         #expect(report.ndefDecodingError != nil)
-        let second = try NDEFMessage(records: [.uri("https://example.com/2")])
+        let second = NDEFMessage(records: [.uri("https://example.com/2")])
         report.ndefBytes = try second.encoded()
         #expect(report.ndefMessage == second)
         #expect(report.ndefDecodingError == nil)

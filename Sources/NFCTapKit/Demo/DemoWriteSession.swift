@@ -5,10 +5,12 @@ import Foundation
 /// Writes one message the way an iOS app does: a read-write `NFCNDEFReaderSession` whose
 /// delegate implements `readerSession(_:didDetect:)`, then `connect(to:)` → `queryNDEFStatus` →
 /// `writeNDEF` → `invalidate()`.
-package final class DemoWriteSession: NFCNDEFReaderSessionDelegate {
+// @unchecked: `session` and `whenActive` are set before `begin()` and only read after it; the message
+// is never changed; the outcome is handed over through `DemoInbox`.
+package final class DemoWriteSession: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     private var session: NFCNDEFReaderSession!
     private let message: NFCNDEFMessage
-    private let narrate: (String) -> Void
+    private let narrate: @Sendable (String) -> Void
     private let outcome = DemoInbox<Result<(NFCNDEFStatus, Int), NFCReaderError>>()
     private let ended = DispatchSemaphore(value: 0)
     private var whenActive: () -> Void = {}
@@ -47,7 +49,9 @@ package final class DemoWriteSession: NFCNDEFReaderSessionDelegate {
     }
 
     package func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [any NFCNDEFTag]) {
-        guard let tag = tags.first else { return }
+        guard let first = tags.first else { return }
+        // Tags are not Sendable (as in Apple's Core NFC); only this chain of handlers uses it.
+        nonisolated(unsafe) let tag = first
         session.connect(to: tag) { [self] error in
             if let error { return fail(error) }
             tag.queryNDEFStatus { [self] status, capacity, error in
