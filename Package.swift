@@ -136,7 +136,8 @@ let package = Package(
             name: "SystemTests",
             dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "NFCReaders", "Pairing", "ZebraPrinter",
                            "CoreNFCLinux", "RecordOutput", "NFCTapKit", "DesktopIntegration", "Fleet", "MQTT", "SDBus"],
-            exclude: ["Fixtures/bluez_zebra.py"]
+            exclude: ["Fixtures/bluez_zebra.py"],
+            swiftSettings: swift6
         ),
     ],
     swiftLanguageModes: [.v5]

@@ -30,8 +30,8 @@ final class ExampleProcess: @unchecked Sendable {
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        collect(stdout.fileHandleForReading, into: \.out)
-        collect(stderr.fileHandleForReading, into: \.err)
+        collect(stdout.fileHandleForReading, isStderr: false)
+        collect(stderr.fileHandleForReading, isStderr: true)
     }
 
     deinit {
@@ -48,7 +48,7 @@ final class ExampleProcess: @unchecked Sendable {
         return SystemEnvironment.packageRoot.appendingPathComponent(".build/debug/\(name)").path
     }
 
-    private func collect(_ handle: FileHandle, into keyPath: ReferenceWritableKeyPath<ExampleProcess, Data>) {
+    private func collect(_ handle: FileHandle, isStderr: Bool) {
         let thread = Thread { [self] in
             while true {
                 let chunk = handle.availableData
@@ -59,7 +59,7 @@ final class ExampleProcess: @unchecked Sendable {
                     condition.unlock()
                     return
                 }
-                self[keyPath: keyPath].append(chunk)
+                if isStderr { err.append(chunk) } else { out.append(chunk) }
                 condition.broadcast()
                 condition.unlock()
             }

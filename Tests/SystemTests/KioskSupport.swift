@@ -113,7 +113,7 @@ final class KioskHarness: @unchecked Sendable {
     let clock = KioskTestClock()
     let runner: KioskRunner
     /// Every backoff delay the runner asked for.
-    let delays = KioskLockedList<Duration>()
+    let delays = Locked<[Duration]>([])
     private var running: Task<Void, Never>?
 
     static let reader = "Kiosk Reader A"
@@ -134,7 +134,7 @@ final class KioskHarness: @unchecked Sendable {
                 makeAction: makeAction ?? { try $0.makeAction() },
                 now: { clock.now },
                 sleep: { delay in
-                    delays.append(delay)
+                    delays.withLock { $0.append(delay) }
                     onSleep(delay)
                 },
                 observe: recorder.observe))
@@ -163,13 +163,6 @@ final class KioskHarness: @unchecked Sendable {
     }
 
     var feedback: [ReaderFeedback] { backend.feedbackLog.map(\.feedback) }
-}
-
-final class KioskLockedList<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [T] = []
-    func append(_ item: T) { lock.withLock { items.append(item) } }
-    var all: [T] { lock.withLock { items } }
 }
 
 /// Test tags, each with its own UID.

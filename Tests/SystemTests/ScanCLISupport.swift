@@ -48,8 +48,8 @@ final class CLIProcess: @unchecked Sendable {
     }
 
     /// Reads `handle` on a background thread until end of file, appending under the lock.
-    private func pump(_ handle: FileHandle, append: @escaping (CLIProcess, Data) -> Void,
-                      closed: @escaping (CLIProcess) -> Void) {
+    private func pump(_ handle: FileHandle, append: @escaping @Sendable (CLIProcess, Data) -> Void,
+                      closed: @escaping @Sendable (CLIProcess) -> Void) {
         readers.enter()
         DispatchQueue.global().async { [self] in
             while true {
