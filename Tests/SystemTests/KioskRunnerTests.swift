@@ -4,6 +4,7 @@ import NDEF
 import NFCReaders
 @testable import NFCTapKit
 import RecordOutput
+import Synchronization
 import TagEmulation
 import Testing
 
@@ -313,20 +314,18 @@ struct KioskRunnerTests {
 }
 
 /// An action that blocks in `handle` until released (a tag in hand when SIGTERM comes).
-final class ActionGate: KioskAction, @unchecked Sendable {
+final class ActionGate: KioskAction, Sendable {
     private let gate = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var _handled = 0
-    private var _closed = false
+    private let state = Mutex((handled: 0, closed: false))
 
     func handle(_ report: NFCTagReport) -> KioskActionResult {
         gate.wait()
-        lock.withLock { _handled += 1 }
+        state.withLock { $0.handled += 1 }
         return .success("done")
     }
 
-    func close() { lock.withLock { _closed = true } }
+    func close() { state.withLock { $0.closed = true } }
     func release() { gate.signal() }
-    var handled: Int { lock.withLock { _handled } }
-    var closed: Bool { lock.withLock { _closed } }
+    var handled: Int { state.withLock { $0.handled } }
+    var closed: Bool { state.withLock { $0.closed } }
 }

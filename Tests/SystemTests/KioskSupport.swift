@@ -2,6 +2,7 @@ import CoreNFCLinux
 import Foundation
 import NDEF
 import NFCReaders
+import Synchronization
 import TagEmulation
 import Testing
 @testable import NFCTapKit
@@ -98,12 +99,11 @@ final class KioskRecorder: @unchecked Sendable {
 }
 
 /// Time the runner sees, moved by the test.
-final class KioskTestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = ContinuousClock.now
+final class KioskTestClock: Sendable {
+    private let current = Mutex(ContinuousClock.now)
 
-    var now: ContinuousClock.Instant { lock.withLock { current } }
-    func advance(_ d: Duration) { lock.withLock { current += d } }
+    var now: ContinuousClock.Instant { current.withLock { $0 } }
+    func advance(_ d: Duration) { current.withLock { $0 += d } }
 }
 
 /// A `KioskRunner` over a `VirtualReaderBackend`, running in a task.
