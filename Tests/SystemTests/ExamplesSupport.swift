@@ -8,6 +8,7 @@ import Testing
 /// One of the example programs (Examples/) running as a process, its output collected as it
 /// comes so a test can act when the program reaches a point (the session is active, a line was
 /// printed). Every wait has a deadline that only keeps a broken build from hanging the run.
+// @unchecked: the vars are only touched with `condition` held (an NSCondition: the waits need a condition variable, which Mutex lacks)
 final class ExampleProcess: @unchecked Sendable {
     let name: String
     private let process = Process()

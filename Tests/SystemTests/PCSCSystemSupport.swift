@@ -40,6 +40,7 @@ final class ScriptedCard: VPCDCardBehaviour, Sendable {
 }
 
 /// Collects a monitor's events and waits for the ones a test expects.
+// @unchecked: the vars are only touched with `condition` held (an NSCondition: the waits need a condition variable, which Mutex lacks)
 final class EventLog: @unchecked Sendable {
     private let condition = NSCondition()
     private var events: [ReaderEvent] = []

@@ -40,6 +40,7 @@ func makeTemporaryDirectory() throws -> URL {
 }
 
 /// Collects reader events from the monitor thread; tests wait for the next matching one.
+// @unchecked: the vars are only touched with `condition` held (an NSCondition: the waits need a condition variable, which Mutex lacks)
 final class ReaderEventRecorder: @unchecked Sendable {
     private let condition = NSCondition()
     private var events: [ReaderEvent] = []

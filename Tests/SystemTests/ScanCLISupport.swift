@@ -25,6 +25,7 @@ final class TagOnReader {
 
 /// `nfctap` running in the background: stdout read line by line while the test acts, stderr
 /// collected; every wait has a deadline that only keeps a broken build from hanging the run.
+// @unchecked: the vars are only touched with `condition` held (an NSCondition: the waits need a condition variable, which Mutex lacks)
 final class CLIProcess: @unchecked Sendable {
     private let process = Process()
     private let condition = NSCondition()
