@@ -140,7 +140,8 @@ let package = Package(
             name: "SystemTests",
             dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "ReaderCore", "NFCReaders", "Pairing", "ZebraPrinter",
                            "CoreNFCLinux", "RecordOutput", "NFCTapKit", "DesktopIntegration", "Fleet", "MQTT", "SDBus"],
-            exclude: ["Fixtures/bluez_zebra.py"]
+            exclude: ["Fixtures/bluez_zebra.py"],
+            swiftSettings: swift6
         ),
     ],
     swiftLanguageModes: [.v5]

@@ -8,6 +8,7 @@ import Testing
 /// One of the example programs (Examples/) running as a process, its output collected as it
 /// comes so a test can act when the program reaches a point (the session is active, a line was
 /// printed). Every wait has a deadline that only keeps a broken build from hanging the run.
+// @unchecked: the vars are only touched with `condition` held (an NSCondition: the waits need a condition variable, which Mutex lacks)
 final class ExampleProcess: @unchecked Sendable {
     let name: String
     private let process = Process()
@@ -30,8 +31,8 @@ final class ExampleProcess: @unchecked Sendable {
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        collect(stdout.fileHandleForReading, into: \.out)
-        collect(stderr.fileHandleForReading, into: \.err)
+        collect(stdout.fileHandleForReading, isStderr: false)
+        collect(stderr.fileHandleForReading, isStderr: true)
     }
 
     deinit {
@@ -48,7 +49,7 @@ final class ExampleProcess: @unchecked Sendable {
         return SystemEnvironment.packageRoot.appendingPathComponent(".build/debug/\(name)").path
     }
 
-    private func collect(_ handle: FileHandle, into keyPath: ReferenceWritableKeyPath<ExampleProcess, Data>) {
+    private func collect(_ handle: FileHandle, isStderr: Bool) {
         let thread = Thread { [self] in
             while true {
                 let chunk = handle.availableData
@@ -59,7 +60,7 @@ final class ExampleProcess: @unchecked Sendable {
                     condition.unlock()
                     return
                 }
-                self[keyPath: keyPath].append(chunk)
+                if isStderr { err.append(chunk) } else { out.append(chunk) }
                 condition.broadcast()
                 condition.unlock()
             }

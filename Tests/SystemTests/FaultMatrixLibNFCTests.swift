@@ -30,7 +30,7 @@ struct FaultMatrixLibNFCTests {
 
 /// One emulator and one backend, shared by the cells of a test (opening libnfc per cell would
 /// cost more than the cells themselves).
-final class LibNFCMatrixRig {
+final class LibNFCMatrixRig: Sendable {
     let emulator: PN532Emulator
     let backend: LibNFCBackend
     let reader: ReaderInfo
@@ -51,7 +51,7 @@ final class LibNFCMatrixRig {
         Self.retired.withLock { $0.append(backend) }
     }
 
-    private static let retired = LockedList()
+    private static let retired = Locked<[LibNFCBackend]>([])
 
     /// Detects the tag in the field and connects to it, as a session does.
     func connect() throws -> TagConnection {
@@ -126,9 +126,3 @@ final class RecordingTag: VirtualTag, @unchecked Sendable {
     }
 }
 
-/// Backends kept alive on purpose (see `LibNFCMatrixRig.close`).
-final class LockedList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [AnyObject] = []
-    func withLock(_ body: (inout [AnyObject]) -> Void) { lock.withLock { body(&items) } }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// The test broker of scripts/services/mosquitto.sh, and the processes a fleet test runs.
@@ -21,11 +22,9 @@ enum TestBroker {
 }
 
 /// A child process whose output is collected line by line.
-final class LineProcess: @unchecked Sendable {
+final class LineProcess: Sendable {
     let process = Process()
-    private let lock = NSLock()
-    private var _lines: [String] = []
-    private var _stderr = ""
+    private let output = Mutex((lines: [String](), stderr: ""))
 
     init(_ executable: String, _ arguments: [String], environment extra: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: executable)
@@ -47,7 +46,7 @@ final class LineProcess: @unchecked Sendable {
                 while let newline = pending.firstIndex(of: 0x0A) {
                     let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
                     pending = Data(pending[(newline + 1)...])
-                    lock.withLock { _lines.append(line) }
+                    output.withLock { $0.lines.append(line) }
                 }
             }
         }
@@ -55,13 +54,13 @@ final class LineProcess: @unchecked Sendable {
             while true {
                 let chunk = err.fileHandleForReading.availableData
                 if chunk.isEmpty { break }
-                lock.withLock { _stderr += String(decoding: chunk, as: UTF8.self) }
+                output.withLock { $0.stderr += String(decoding: chunk, as: UTF8.self) }
             }
         }
     }
 
-    var lines: [String] { lock.withLock { _lines } }
-    var stderr: String { lock.withLock { _stderr } }
+    var lines: [String] { output.withLock { $0.lines } }
+    var stderr: String { output.withLock { $0.stderr } }
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 

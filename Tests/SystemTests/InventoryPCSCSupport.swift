@@ -16,7 +16,7 @@ enum TestPCSCEnvironment {
 
 /// A vpcd card serving a virtual tag through an `EmulatedPCSCReader` (the generic personality of
 /// `Virtual PCD 00 00`): inserting the `VPCDCard` is a tap, removing it takes the tag away.
-final class EmulatedVPCDCard: VPCDCardBehaviour, @unchecked Sendable {
+final class EmulatedVPCDCard: VPCDCardBehaviour, Sendable {
     let reader: EmulatedPCSCReader
 
     init(tag: VirtualTag) {
@@ -42,6 +42,7 @@ struct SeededGenerator: RandomNumberGenerator {
 }
 
 /// The CLI running in the background, its stderr watched line by line (for "✓ #n" confirmations).
+// @unchecked: the vars are only touched with `condition` held (an NSCondition: the waits need a condition variable, which Mutex lacks)
 final class LiveCLI: @unchecked Sendable {
     let process = Process()
     private let condition = NSCondition()

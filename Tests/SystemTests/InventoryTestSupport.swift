@@ -8,7 +8,7 @@ import TagEmulation
 import Testing
 
 /// A temporary directory removed when the value is dropped.
-final class InventoryTempDirectory {
+final class InventoryTempDirectory: Sendable {
     let url: URL
 
     init() throws {
@@ -70,11 +70,10 @@ func inventoryTag(uid: UInt8, text: String) throws -> VirtualType2Tag {
 }
 
 /// One in-process inventory: virtual readers, the real session, recorder and output file.
-final class InventoryHarness: @unchecked Sendable {
+final class InventoryHarness: Sendable {
     let backend: VirtualReaderBackend
     let directory: InventoryTempDirectory
     let path: String
-    let output: InventoryOutput
     let recorder: InventoryRecorder
     let run: InventoryRun
     /// Records as the recorder confirmed them (after the sync, before the reader's feedback).
@@ -83,7 +82,7 @@ final class InventoryHarness: @unchecked Sendable {
     let observed = Locked<[(feedback: Int, fileRecords: Int)]>([])
     /// The recorder's monotonic time, set by the test before each tap.
     let elapsed = Locked<Duration>(.zero)
-    private(set) var warnings: [String] = []
+    let warnings: [String]
 
     init(readers: [String] = ["Desk A", "Desk B"], format: InventoryFormat = .jsonl,
          file: String = "inventory.jsonl", path: String? = nil, duplicateWindow: Duration = .seconds(5),
@@ -92,7 +91,7 @@ final class InventoryHarness: @unchecked Sendable {
         directory = try InventoryTempDirectory()
         self.path = path ?? directory.path(file)
         var warnings: [String] = []
-        output = try InventoryOutput(path: self.path, format: format, calls: calls) { warnings.append($0) }
+        let output = try InventoryOutput(path: self.path, format: format, calls: calls) { warnings.append($0) }
         self.warnings = warnings
         let elapsed = self.elapsed
         let clock = InventoryRecorder.Clock(wall: { Date(timeIntervalSince1970: 1_700_000_000.25) }, monotonic: { elapsed.current })

@@ -1,6 +1,7 @@
 import CoreNFCLinux
 import Foundation
 import Pairing
+import Synchronization
 import TagEmulation
 import Testing
 @testable import NFCTapKit
@@ -10,23 +11,22 @@ import Testing
 @Suite("Kiosk exec action")
 struct KioskExecTests {
     /// Records what the action asked to run; answers with a fixed status or error.
-    final class FakeRunner: ProgramRunning, @unchecked Sendable {
+    final class FakeRunner: ProgramRunning, Sendable {
         struct Call {
             var arguments: [String]
             var environment: [String: String]
             var input: String
             var timeout: Duration
         }
-        private let lock = NSLock()
-        private var _calls: [Call] = []
+        private let recorded = Mutex<[Call]>([])
         let answer: Result<Int32, PairingError>
 
         init(_ answer: Result<Int32, PairingError>) { self.answer = answer }
 
-        var calls: [Call] { lock.withLock { _calls } }
+        var calls: [Call] { recorded.withLock { $0 } }
 
         func run(arguments: [String], environment: [String: String], input: [UInt8], timeout: Duration) throws -> Int32 {
-            lock.withLock { _calls.append(Call(arguments: arguments, environment: environment,
+            recorded.withLock { $0.append(Call(arguments: arguments, environment: environment,
                                                input: String(decoding: input, as: UTF8.self), timeout: timeout)) }
             return try answer.get()
         }

@@ -4,6 +4,7 @@ import Testing
 /// `nfctap kiosk` running as a process, as systemd runs it: its stderr (the log) collected line by
 /// line, signals sent to it, its exit status. Waits have deadlines only so that a broken build
 /// fails instead of hanging; they are not what a test asserts.
+// @unchecked: the vars are only touched with `condition` held (an NSCondition: the waits need a condition variable, which Mutex lacks)
 final class KioskProcess: @unchecked Sendable {
     let process = Process()
     private let condition = NSCondition()

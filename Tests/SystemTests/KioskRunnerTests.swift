@@ -3,6 +3,7 @@ import Foundation
 import NDEF
 @testable import NFCTapKit
 import RecordOutput
+import Synchronization
 import TagEmulation
 import Testing
 
@@ -142,20 +143,20 @@ struct KioskRunnerTests {
         let dir = try kioskDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("taps.jsonl").path
-        let box = KioskLockedList<VirtualReaderBackend>()
-        let seen = KioskLockedList<Duration>()
+        let box = Locked<[VirtualReaderBackend]>([])
+        let seen = Locked<[Duration]>([])
         let kiosk = try KioskHarness(try kioskConfiguration(#"{"action": "json", "output": "\#(out)"}"#),
                                      onSleep: { delay in
-                                         seen.append(delay)
-                                         if seen.all.count == 7 { box.all.first?.restoreService() }
+                                         seen.withLock { $0.append(delay) }
+                                         if seen.current.count == 7 { box.current.first?.restoreService() }
                                      })
-        box.append(kiosk.backend)
+        box.withLock { $0.append(kiosk.backend) }
         kiosk.backend.loseService()
         await kiosk.start()
         await kiosk.recorder.waitForReader(KioskHarness.reader, added: true)
         await kiosk.tap(try KioskTags.uri("https://example.com/a", uid: 1), expectTap: 1)
         await kiosk.stop()
-        #expect(kiosk.delays.all == [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(10), .seconds(10)])
+        #expect(kiosk.delays.current == [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(10), .seconds(10)])
         let ended = kiosk.recorder.events.compactMap { if case let .sessionEnded(code, _, _) = $0 { code } else { nil } }
         #expect(ended == Array(repeating: 1, count: 7))
         #expect(kiosk.runner.sessionsStarted == 8)
@@ -263,7 +264,7 @@ struct KioskRunnerTests {
         #expect(logged.contains("<5>configuration reloaded action=json new_session=false"))
         #expect(logged.contains(#"<3>configuration reload failed; keeping the running configuration error="test.json: \"action\": unknown action \"jsonn\" (one of: json, exec, pair)""#))
         #expect(logged.contains("<6>session restarted reason=\"configuration reloaded\""))
-        #expect(kiosk.delays.all.isEmpty)
+        #expect(kiosk.delays.current.isEmpty)
     }
 
     @Test("a reload whose output cannot be opened is refused")
@@ -312,20 +313,18 @@ struct KioskRunnerTests {
 }
 
 /// An action that blocks in `handle` until released (a tag in hand when SIGTERM comes).
-final class ActionGate: KioskAction, @unchecked Sendable {
+final class ActionGate: KioskAction, Sendable {
     private let gate = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var _handled = 0
-    private var _closed = false
+    private let state = Mutex((handled: 0, closed: false))
 
     func handle(_ report: NFCTagReport) -> KioskActionResult {
         gate.wait()
-        lock.withLock { _handled += 1 }
+        state.withLock { $0.handled += 1 }
         return .success("done")
     }
 
-    func close() { lock.withLock { _closed = true } }
+    func close() { state.withLock { $0.closed = true } }
     func release() { gate.signal() }
-    var handled: Int { lock.withLock { _handled } }
-    var closed: Bool { lock.withLock { _closed } }
+    var handled: Int { state.withLock { $0.handled } }
+    var closed: Bool { state.withLock { $0.closed } }
 }

@@ -2,6 +2,7 @@ import CoreNFCLinux
 import Foundation
 import NDEF
 import ReaderCore
+import Synchronization
 import TagEmulation
 import Testing
 @testable import NFCTapKit
@@ -9,16 +10,19 @@ import Testing
 /// Collects what a `KioskRunner` reports (events and log lines) and lets a test wait, without
 /// blocking a thread, for what it expects next. Deadlines only keep a broken build from hanging
 /// the run; they are never what a test asserts.
-final class KioskRecorder: @unchecked Sendable {
+final class KioskRecorder: Sendable {
     private struct Waiter {
-        var done: ([KioskEvent], [String]) -> Bool
+        var done: @Sendable ([KioskEvent], [String]) -> Bool
         var continuation: CheckedContinuation<Bool, Never>
     }
 
-    private let lock = NSLock()
-    private var _events: [KioskEvent] = []
-    private var _lines: [String] = []
-    private var waiters: [UUID: Waiter] = [:]
+    private struct State {
+        var events: [KioskEvent] = []
+        var lines: [String] = []
+        var waiters: [UUID: Waiter] = [:]
+    }
+
+    private let state = Mutex(State())
 
     var observe: @Sendable (KioskEvent) -> Void {
         { [self] event in changed { $0.events.append(event) } }
@@ -29,29 +33,29 @@ final class KioskRecorder: @unchecked Sendable {
     }
 
     private func changed(_ update: (inout (events: [KioskEvent], lines: [String])) -> Void) {
-        let ready: [CheckedContinuation<Bool, Never>] = lock.withLock {
-            var both = (events: _events, lines: _lines)
+        let ready: [CheckedContinuation<Bool, Never>] = state.withLock { state in
+            var both = (events: state.events, lines: state.lines)
             update(&both)
-            (_events, _lines) = both
-            let due = waiters.filter { $0.value.done(_events, _lines) }
-            for id in due.keys { waiters[id] = nil }
+            (state.events, state.lines) = both
+            let due = state.waiters.filter { $0.value.done(state.events, state.lines) }
+            for id in due.keys { state.waiters[id] = nil }
             return due.values.map(\.continuation)
         }
         for c in ready { c.resume(returning: true) }
     }
 
-    var events: [KioskEvent] { lock.withLock { _events } }
+    var events: [KioskEvent] { state.withLock { $0.events } }
     /// Log lines without their newline.
-    var lines: [String] { lock.withLock { _lines } }
+    var lines: [String] { state.withLock { $0.lines } }
 
     /// Suspends until `done` holds for the events and lines so far.
     func until(_ what: String, sourceLocation: SourceLocation = #_sourceLocation,
-               _ done: @escaping ([KioskEvent], [String]) -> Bool) async {
+               _ done: @escaping @Sendable ([KioskEvent], [String]) -> Bool) async {
         let id = UUID()
         let met = await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
-            let now: Bool = lock.withLock {
-                if done(_events, _lines) { return true }
-                waiters[id] = Waiter(done: done, continuation: c)
+            let now: Bool = state.withLock {
+                if done($0.events, $0.lines) { return true }
+                $0.waiters[id] = Waiter(done: done, continuation: c)
                 return false
             }
             if now {
@@ -59,7 +63,7 @@ final class KioskRecorder: @unchecked Sendable {
                 return
             }
             DispatchQueue.global().asyncAfter(deadline: .now() + 20) { [self] in
-                let late = lock.withLock { waiters.removeValue(forKey: id) }
+                let late = state.withLock { $0.waiters.removeValue(forKey: id) }
                 late?.continuation.resume(returning: false)
             }
         }
@@ -68,7 +72,7 @@ final class KioskRecorder: @unchecked Sendable {
 
     /// Waits until `count` events satisfy `match`.
     func wait(for what: String, count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation,
-              _ match: @escaping (KioskEvent) -> Bool) async {
+              _ match: @escaping @Sendable (KioskEvent) -> Bool) async {
         await until("\(count) × \(what)", sourceLocation: sourceLocation) { events, _ in events.filter(match).count >= count }
     }
 
@@ -98,23 +102,22 @@ final class KioskRecorder: @unchecked Sendable {
 }
 
 /// Time the runner sees, moved by the test.
-final class KioskTestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = ContinuousClock.now
+final class KioskTestClock: Sendable {
+    private let current = Mutex(ContinuousClock.now)
 
-    var now: ContinuousClock.Instant { lock.withLock { current } }
-    func advance(_ d: Duration) { lock.withLock { current += d } }
+    var now: ContinuousClock.Instant { current.withLock { $0 } }
+    func advance(_ d: Duration) { current.withLock { $0 += d } }
 }
 
 /// A `KioskRunner` over a `VirtualReaderBackend`, running in a task.
-final class KioskHarness: @unchecked Sendable {
+final class KioskHarness: Sendable {
     let backend: VirtualReaderBackend
     let recorder = KioskRecorder()
     let clock = KioskTestClock()
     let runner: KioskRunner
     /// Every backoff delay the runner asked for.
-    let delays = KioskLockedList<Duration>()
-    private var running: Task<Void, Never>?
+    let delays = Locked<[Duration]>([])
+    private let running = Mutex<Task<Void, Never>?>(nil)
 
     static let reader = "Kiosk Reader A"
 
@@ -134,7 +137,7 @@ final class KioskHarness: @unchecked Sendable {
                 makeAction: makeAction ?? { try $0.makeAction() },
                 now: { clock.now },
                 sleep: { delay in
-                    delays.append(delay)
+                    delays.withLock { $0.append(delay) }
                     onSleep(delay)
                 },
                 observe: recorder.observe))
@@ -143,7 +146,7 @@ final class KioskHarness: @unchecked Sendable {
     /// Starts the runner; returns once its readers are there (when `waitForReaders`).
     func start(waitForReaders: [String] = [KioskHarness.reader]) async {
         let runner = self.runner
-        running = Task { await runner.run() }
+        running.withLock { $0 = Task { await runner.run() } }
         for name in waitForReaders { await recorder.waitForReader(name, added: true) }
     }
 
@@ -159,17 +162,10 @@ final class KioskHarness: @unchecked Sendable {
     func stop() async {
         runner.stop()
         await recorder.wait(for: "stopped") { if case .stopped = $0 { true } else { false } }
-        await running?.value
+        await running.withLock { $0 }?.value
     }
 
     var feedback: [ReaderFeedback] { backend.feedbackLog.map(\.feedback) }
-}
-
-final class KioskLockedList<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [T] = []
-    func append(_ item: T) { lock.withLock { items.append(item) } }
-    var all: [T] { lock.withLock { items } }
 }
 
 /// Test tags, each with its own UID.

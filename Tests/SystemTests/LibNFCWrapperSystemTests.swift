@@ -41,16 +41,17 @@ struct LibNFCWrapperSystemTests {
         defer { device.close() }
         try device.initiatorInit()
         let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var outcome: Result<LibNFCTarget?, Error>?
+        let outcome = Locked<Result<LibNFCTarget?, Error>?>(nil)
         Thread.detachNewThread {
-            outcome = Result { try device.pollTarget(pollCount: 0xFF, period: 1) }
+            let result = Result { try device.pollTarget(pollCount: 0xFF, period: 1) }
+            outcome.withLock { $0 = result }
             done.signal()
         }
         // Wait (bounded) until the poll reached the chip, then abort it.
         for _ in 0..<500 where !emulator.commandLog.contains(where: { $0.first == 0x60 }) { usleep(10_000) }
         device.abort()
         #expect(done.wait(timeout: .now() + 10) == .success)
-        #expect(throws: LibNFCError.operationAborted) { try outcome?.get() }
+        #expect(throws: LibNFCError.operationAborted) { try outcome.current?.get() }
         emulator.tag = FixtureType2Tag()
         #expect(try device.selectPassiveTarget()?.uid == [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0x80])
     }

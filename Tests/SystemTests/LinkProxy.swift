@@ -1,16 +1,20 @@
 import Foundation
+import Synchronization
 
 /// A TCP relay on 127.0.0.1 between the forwarder and the broker that a test can cut: every
 /// connection through it is closed at once (a network cut as the station sees it), and new ones
 /// are refused for a while.
-final class LinkProxy: @unchecked Sendable {
+final class LinkProxy: Sendable {
+    private struct State {
+        var connections: [Int32] = []
+        var refuseUntil = Date.distantPast
+        var stopped = false
+    }
+
     let port: UInt16
     private let target: UInt16
     private let listener: Int32
-    private let lock = NSLock()
-    private var connections: [Int32] = []
-    private var refuseUntil = Date.distantPast
-    private var stopped = false
+    private let state = Mutex(State())
 
     init(to target: UInt16) throws {
         self.target = target
@@ -41,14 +45,14 @@ final class LinkProxy: @unchecked Sendable {
 
     /// Closes every relayed connection now; refuses new ones for `seconds`.
     func cut(refusingFor seconds: Double) {
-        lock.withLock {
-            refuseUntil = Date().addingTimeInterval(seconds)
-            for fd in connections { shutdown(fd, Int32(SHUT_RDWR)) }
+        state.withLock {
+            $0.refuseUntil = Date().addingTimeInterval(seconds)
+            for fd in $0.connections { shutdown(fd, Int32(SHUT_RDWR)) }
         }
     }
 
     func stop() {
-        lock.withLock { stopped = true }
+        state.withLock { $0.stopped = true }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
         cut(refusingFor: 0)
@@ -58,10 +62,10 @@ final class LinkProxy: @unchecked Sendable {
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 {
-                if lock.withLock({ stopped }) { return }
+                if state.withLock({ $0.stopped }) { return }
                 continue
             }
-            let refuse = lock.withLock { Date() < refuseUntil || stopped }
+            let refuse = state.withLock { Date() < $0.refuseUntil || $0.stopped }
             if refuse {
                 close(client)
                 continue
@@ -76,7 +80,7 @@ final class LinkProxy: @unchecked Sendable {
                 close(upstream)
                 continue
             }
-            lock.withLock { connections += [client, upstream] }
+            state.withLock { $0.connections += [client, upstream] }
             let done = DispatchGroup()
             for (from, to) in [(client, upstream), (upstream, client)] {
                 done.enter()
@@ -100,7 +104,7 @@ final class LinkProxy: @unchecked Sendable {
             }
             Thread.detachNewThread { [self] in
                 done.wait()
-                lock.withLock { connections.removeAll { $0 == client || $0 == upstream } }
+                state.withLock { $0.connections.removeAll { $0 == client || $0 == upstream } }
                 close(client)
                 close(upstream)
             }

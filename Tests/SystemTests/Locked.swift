@@ -2,17 +2,14 @@ import Synchronization
 
 /// A value that test recorders share between the session's queues and the test: a `Mutex` in a
 /// class, because a `Mutex` itself cannot be captured by the escaping closures that record.
-// @unchecked: `value` is only touched inside `lock`; recorders keep tags and messages, which are not
-// Sendable (as on iOS), and the test reads them once the session has handed them over.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = Mutex(())
-    private var value: Value
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
 
-    init(_ value: Value) { self.value = value }
+    init(_ value: Value) { mutex = Mutex(value) }
 
-    func withLock<R>(_ body: (inout Value) -> R) -> R {
-        lock.withLock { _ in body(&value) }
+    func withLock<R: Sendable>(_ body: (inout Value) throws -> R) rethrows -> R {
+        try mutex.withLock { try body(&$0) }
     }
 
-    var current: Value { withLock { $0 } }
+    var current: Value { mutex.withLock { $0 } }
 }

@@ -2,48 +2,45 @@ import Foundation
 import NDEF
 import PCSC
 import ReaderCore
+import Synchronization
 import TagEmulation
 import Testing
 
 /// A vpcd card with a fixed ATR and canned APDU replies; records every APDU it receives.
-final class ScriptedCard: VPCDCardBehaviour, @unchecked Sendable {
-    private let lock = NSLock()
-    private var _atr: [UInt8]?
-    private var replies: [[UInt8]: [UInt8]]
-    private var _received: [[UInt8]] = []
+final class ScriptedCard: VPCDCardBehaviour, Sendable {
+    private struct State {
+        var atr: [UInt8]?
+        var received: [[UInt8]] = []
+    }
+
+    private let replies: [[UInt8]: [UInt8]]
+    private let state: Mutex<State>
 
     /// Unknown commands get `6D 00` (instruction not supported).
     init(atr: [UInt8], replies: [[UInt8]: [UInt8]]) {
-        _atr = atr
+        state = Mutex(State(atr: atr))
         self.replies = replies
     }
 
     /// The APDUs received so far, in order.
-    var received: [[UInt8]] {
-        lock.lock(); defer { lock.unlock() }
-        return _received
-    }
+    var received: [[UInt8]] { state.withLock { $0.received } }
 
     /// Makes the card leave the field at the next request (nil ATR / nil reply).
-    func leaveField() {
-        lock.lock(); defer { lock.unlock() }
-        _atr = nil
-    }
+    func leaveField() { state.withLock { $0.atr = nil } }
 
-    var atr: [UInt8]? {
-        lock.lock(); defer { lock.unlock() }
-        return _atr
-    }
+    var atr: [UInt8]? { state.withLock { $0.atr } }
 
     func transmit(_ apdu: [UInt8]) -> [UInt8]? {
-        lock.lock(); defer { lock.unlock() }
-        guard _atr != nil else { return nil }
-        _received.append(apdu)
-        return replies[apdu] ?? [0x6D, 0x00]
+        state.withLock {
+            guard $0.atr != nil else { return nil }
+            $0.received.append(apdu)
+            return replies[apdu] ?? [0x6D, 0x00]
+        }
     }
 }
 
 /// Collects a monitor's events and waits for the ones a test expects.
+// @unchecked: the vars are only touched with `condition` held (an NSCondition: the waits need a condition variable, which Mutex lacks)
 final class EventLog: @unchecked Sendable {
     private let condition = NSCondition()
     private var events: [ReaderEvent] = []

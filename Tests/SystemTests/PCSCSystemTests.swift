@@ -272,6 +272,7 @@ struct PCSCSystemTests {
 }
 
 /// A thread's result, waited for with a bound.
+// @unchecked: the vars are only touched with `condition` held (an NSCondition: the waits need a condition variable, which Mutex lacks)
 final class Outcome: @unchecked Sendable {
     private let condition = NSCondition()
     private var done = false

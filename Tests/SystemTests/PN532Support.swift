@@ -16,9 +16,9 @@ func runLibNFCTool(_ tool: String, _ args: [String], environment extra: [String:
     process.standardError = err
     try process.run()
     let group = DispatchGroup()
-    nonisolated(unsafe) var outData = Data(), errData = Data()
-    group.enter(); DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-    group.enter(); DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    let outData = Locked(Data()), errData = Locked(Data())
+    group.enter(); DispatchQueue.global().async { outData.withLock { $0 = out.fileHandleForReading.readDataToEndOfFile() }; group.leave() }
+    group.enter(); DispatchQueue.global().async { errData.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() }; group.leave() }
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning && Date() < deadline { usleep(10_000) }
     if process.isRunning {
@@ -28,8 +28,8 @@ func runLibNFCTool(_ tool: String, _ args: [String], environment extra: [String:
     process.waitUntilExit()
     group.wait()
     return CLIResult(status: process.terminationStatus,
-                     stdout: String(decoding: outData, as: UTF8.self),
-                     stderr: String(decoding: errData, as: UTF8.self))
+                     stdout: String(decoding: outData.current, as: UTF8.self),
+                     stderr: String(decoding: errData.current, as: UTF8.self))
 }
 
 /// A fresh temporary directory for one test.
@@ -40,6 +40,7 @@ func makeTemporaryDirectory() throws -> URL {
 }
 
 /// Collects reader events from the monitor thread; tests wait for the next matching one.
+// @unchecked: the vars are only touched with `condition` held (an NSCondition: the waits need a condition variable, which Mutex lacks)
 final class ReaderEventRecorder: @unchecked Sendable {
     private let condition = NSCondition()
     private var events: [ReaderEvent] = []

@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 import NFCTags
+import Synchronization
 import TagEmulation
 import Testing
 
@@ -24,6 +25,7 @@ final class TagOnReader {
 
 /// `nfctap` running in the background: stdout read line by line while the test acts, stderr
 /// collected; every wait has a deadline that only keeps a broken build from hanging the run.
+// @unchecked: the vars are only touched with `condition` held (an NSCondition: the waits need a condition variable, which Mutex lacks)
 final class CLIProcess: @unchecked Sendable {
     private let process = Process()
     private let condition = NSCondition()
@@ -48,8 +50,8 @@ final class CLIProcess: @unchecked Sendable {
     }
 
     /// Reads `handle` on a background thread until end of file, appending under the lock.
-    private func pump(_ handle: FileHandle, append: @escaping (CLIProcess, Data) -> Void,
-                      closed: @escaping (CLIProcess) -> Void) {
+    private func pump(_ handle: FileHandle, append: @escaping @Sendable (CLIProcess, Data) -> Void,
+                      closed: @escaping @Sendable (CLIProcess) -> Void) {
         readers.enter()
         DispatchQueue.global().async { [self] in
             while true {
@@ -188,25 +190,23 @@ enum ScanVectors {
 
 /// A vpcd card that tears writes: the tag answers up to `writesAllowed` writes (Type 2 UPDATE
 /// BINARY `FF D6`, Type 4 `00 D6`), then leaves the field before the next one reaches it.
-final class TearingReader: VPCDCardBehaviour, @unchecked Sendable {
+final class TearingReader: VPCDCardBehaviour, Sendable {
     let reader: EmulatedPCSCReader
-    private let lock = NSLock()
-    private var writesLeft: Int
-    private var gone = false
+    private let state: Mutex<(writesLeft: Int, gone: Bool)>
 
     init(tag: VirtualTag, writesAllowed: Int) {
         reader = EmulatedPCSCReader(tag: tag)
-        writesLeft = writesAllowed
+        state = Mutex((writesLeft: writesAllowed, gone: false))
     }
 
-    var atr: [UInt8]? { lock.withLock { gone } ? nil : reader.atr }
+    var atr: [UInt8]? { state.withLock { $0.gone } ? nil : reader.atr }
 
     func transmit(_ apdu: [UInt8]) -> [UInt8]? {
-        let pass: Bool = lock.withLock {
-            guard !gone else { return false }
+        let pass: Bool = state.withLock {
+            guard !$0.gone else { return false }
             if apdu.count >= 2, apdu[0] == 0xFF || apdu[0] == 0x00, apdu[1] == 0xD6 {
-                if writesLeft == 0 { gone = true; return false }
-                writesLeft -= 1
+                if $0.writesLeft == 0 { $0.gone = true; return false }
+                $0.writesLeft -= 1
             }
             return true
         }

@@ -64,9 +64,9 @@ func runCLI(_ args: [String], stdin: Data? = nil, environment extra: [String: St
     try? input.fileHandleForWriting.close()
     // Read both pipes concurrently so a chatty child cannot block on a full pipe.
     let group = DispatchGroup()
-    nonisolated(unsafe) var outData = Data(), errData = Data()
-    group.enter(); DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-    group.enter(); DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    let outData = Locked(Data()), errData = Locked(Data())
+    group.enter(); DispatchQueue.global().async { outData.withLock { $0 = out.fileHandleForReading.readDataToEndOfFile() }; group.leave() }
+    group.enter(); DispatchQueue.global().async { errData.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() }; group.leave() }
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning && Date() < deadline { usleep(10_000) }
     if process.isRunning {
@@ -76,6 +76,6 @@ func runCLI(_ args: [String], stdin: Data? = nil, environment extra: [String: St
     process.waitUntilExit()
     group.wait()
     return CLIResult(status: process.terminationStatus,
-                     stdout: String(decoding: outData, as: UTF8.self),
-                     stderr: String(decoding: errData, as: UTF8.self))
+                     stdout: String(decoding: outData.current, as: UTF8.self),
+                     stderr: String(decoding: errData.current, as: UTF8.self))
 }
