@@ -3,9 +3,6 @@
 // The module shape follows docs/architecture.md; see README.md for the map.
 import PackageDescription
 
-/// Swift 6 language mode, target by target (issue 17): the pure modules first; the package default is still 5.
-let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
-
 let package = Package(
     name: "nfctap",
     platforms: [.macOS(.v13)],
@@ -31,35 +28,35 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // Thin typed wrappers: every C call of a library lives in one module.
-        .target(name: "PCSC", dependencies: ["CPCSCLite"], swiftSettings: swift6),
-        .target(name: "LibNFC", dependencies: ["CLibNFC"], swiftSettings: swift6),
-        .target(name: "MQTT", dependencies: ["CMosquitto"], swiftSettings: swift6),
-        .target(name: "SDBus", dependencies: ["CSDBus"], swiftSettings: swift6),
+        .target(name: "PCSC", dependencies: ["CPCSCLite"]),
+        .target(name: "LibNFC", dependencies: ["CLibNFC"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto"]),
+        .target(name: "SDBus", dependencies: ["CSDBus"]),
         // posix_spawn set up once (signals, process group or session, file actions) for every program nfctap starts.
-        .target(name: "ProcessSpawn", swiftSettings: swift6),
+        .target(name: "ProcessSpawn"),
 
         // Pure Swift: codecs and tag logic, testable without a reader.
-        .target(name: "NDEF", swiftSettings: swift6),
-        .target(name: "NFCTags", dependencies: ["NDEF"], swiftSettings: swift6),
-        .target(name: "ZebraPrinter", dependencies: ["NDEF"], swiftSettings: swift6),
+        .target(name: "NDEF"),
+        .target(name: "NFCTags", dependencies: ["NDEF"]),
+        .target(name: "ZebraPrinter", dependencies: ["NDEF"]),
         // Durable record files (inventory, kiosk), CSV cells and JSON strings made safe.
-        .target(name: "RecordOutput", swiftSettings: swift6),
+        .target(name: "RecordOutput"),
 
         // Readers, sessions, pairing.
         // The reader model without a C library: backend protocols, tags, events, errors, lanes, trace.
-        .target(name: "ReaderCore", dependencies: ["NFCTags", "NDEF"], swiftSettings: swift6),
+        .target(name: "ReaderCore", dependencies: ["NFCTags", "NDEF"]),
         // The PC/SC and libnfc backends.
-        .target(name: "NFCReaders", dependencies: ["ReaderCore", "NFCTags", "NDEF", "PCSC", "LibNFC"], swiftSettings: swift6),
-        .target(name: "CoreNFCLinux", dependencies: ["ReaderCore", "NFCReaders", "NFCTags", "NDEF"], swiftSettings: swift6),
-        .target(name: "Pairing", dependencies: ["ZebraPrinter", "SDBus", "ProcessSpawn", "RecordOutput"], swiftSettings: swift6),
+        .target(name: "NFCReaders", dependencies: ["ReaderCore", "NFCTags", "NDEF", "PCSC", "LibNFC"]),
+        .target(name: "CoreNFCLinux", dependencies: ["ReaderCore", "NFCReaders", "NFCTags", "NDEF"]),
+        .target(name: "Pairing", dependencies: ["ZebraPrinter", "SDBus", "ProcessSpawn", "RecordOutput"]),
         // Desktop entries, Exec lines, URL claims, launch files: `nfctap agent` (background reading).
-        .target(name: "DesktopIntegration", dependencies: ["ProcessSpawn"], swiftSettings: swift6),
+        .target(name: "DesktopIntegration", dependencies: ["ProcessSpawn"]),
 
         // Fleet: records of a JSONL file published to an MQTT broker, nothing lost (README "Fleet").
-        .target(name: "Fleet", dependencies: ["MQTT"], swiftSettings: swift6),
+        .target(name: "Fleet", dependencies: ["MQTT"]),
 
         // Virtual tags, the vpcd card client and the PN532 emulator (tests, `demo`, `emulate`).
-        .target(name: "TagEmulation", dependencies: ["ReaderCore", "NFCTags", "NDEF"], swiftSettings: swift6),
+        .target(name: "TagEmulation", dependencies: ["ReaderCore", "NFCTags", "NDEF"]),
 
         // The application: kiosk, inventory, pairing verdicts, the desktop agent, JSON output,
         // journal logging, the soak harness. The `nfctap` executable only parses commands.
@@ -69,8 +66,7 @@ let package = Package(
                 "NDEF", "NFCTags", "ReaderCore", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "RecordOutput",
                 "DesktopIntegration", "Fleet", "SDBus",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swift6
+            ]
         ),
         .executableTarget(
             name: "nfctap",
@@ -80,30 +76,28 @@ let package = Package(
                 "DesktopIntegration", "Fleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swift6
+            ]
         ),
 
         // iOS-style programs on the Core NFC API (Examples/README.md): the reader class of each is
         // iOS code with `import CoreNFCLinux`; run by the system tests against pcscd + vpcd.
-        .executableTarget(name: "NDEFReadWriteExample", dependencies: ["CoreNFCLinux"], path: "Examples/NDEFReadWrite", swiftSettings: swift6),
-        .executableTarget(name: "SingleReadExample", dependencies: ["CoreNFCLinux"], path: "Examples/SingleRead", swiftSettings: swift6),
-        .executableTarget(name: "InventoryExample", dependencies: ["CoreNFCLinux"], path: "Examples/Inventory", swiftSettings: swift6),
-        .executableTarget(name: "TagReaderExample", dependencies: ["CoreNFCLinux"], path: "Examples/TagReader", swiftSettings: swift6),
+        .executableTarget(name: "NDEFReadWriteExample", dependencies: ["CoreNFCLinux"], path: "Examples/NDEFReadWrite"),
+        .executableTarget(name: "SingleReadExample", dependencies: ["CoreNFCLinux"], path: "Examples/SingleRead"),
+        .executableTarget(name: "InventoryExample", dependencies: ["CoreNFCLinux"], path: "Examples/Inventory"),
+        .executableTarget(name: "TagReaderExample", dependencies: ["CoreNFCLinux"], path: "Examples/TagReader"),
         .executableTarget(name: "BackgroundTagReadingExample", dependencies: ["CoreNFCLinux"],
-                          path: "Examples/BackgroundTagReading", exclude: ["nfctap-example-tickets.desktop"], swiftSettings: swift6),
-        .executableTarget(name: "NDEFWrapperExample", dependencies: ["CoreNFCLinux"], path: "Examples/NDEFWrapper", swiftSettings: swift6),
-        .executableTarget(name: "AsyncNDEFExample", dependencies: ["CoreNFCLinux"], path: "Examples/AsyncNDEF", swiftSettings: swift6),
-        .executableTarget(name: "ISO7816ReaderExample", dependencies: ["CoreNFCLinux"], path: "Examples/ISO7816Reader", swiftSettings: swift6),
-        .executableTarget(name: "UltralightRawExample", dependencies: ["CoreNFCLinux"], path: "Examples/UltralightRaw", swiftSettings: swift6),
-        .executableTarget(name: "ChainedAPDUExample", dependencies: ["CoreNFCLinux"], path: "Examples/ChainedAPDU", swiftSettings: swift6),
-        .executableTarget(name: "TagInfoPluginExample", dependencies: ["CoreNFCLinux"], path: "Examples/TagInfoPlugin", swiftSettings: swift6),
+                          path: "Examples/BackgroundTagReading", exclude: ["nfctap-example-tickets.desktop"]),
+        .executableTarget(name: "NDEFWrapperExample", dependencies: ["CoreNFCLinux"], path: "Examples/NDEFWrapper"),
+        .executableTarget(name: "AsyncNDEFExample", dependencies: ["CoreNFCLinux"], path: "Examples/AsyncNDEF"),
+        .executableTarget(name: "ISO7816ReaderExample", dependencies: ["CoreNFCLinux"], path: "Examples/ISO7816Reader"),
+        .executableTarget(name: "UltralightRawExample", dependencies: ["CoreNFCLinux"], path: "Examples/UltralightRaw"),
+        .executableTarget(name: "ChainedAPDUExample", dependencies: ["CoreNFCLinux"], path: "Examples/ChainedAPDU"),
+        .executableTarget(name: "TagInfoPluginExample", dependencies: ["CoreNFCLinux"], path: "Examples/TagInfoPlugin"),
 
         .executableTarget(
             name: "nfctap-bench",
             dependencies: ["NDEF", "NFCTags", "ReaderCore", "NFCReaders", "TagEmulation", "ZebraPrinter", "CoreNFCLinux", "PCSC", "Fleet", "MQTT"],
-            path: "Benchmarks/nfctap-bench",
-            swiftSettings: swift6
+            path: "Benchmarks/nfctap-bench"
         ),
         // The kiosk soak (scripts/soak.sh): N virtual taps in one process, resources sampled.
         .executableTarget(
@@ -111,28 +105,24 @@ let package = Package(
             dependencies: ["NFCTapKit", "CoreNFCLinux", "NDEF", "TagEmulation",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
-            path: "Benchmarks/nfctap-soak",
-            swiftSettings: swift6
+            path: "Benchmarks/nfctap-soak"
         ),
 
         // Ring 1 (unit) and ring 2 (protocol) tests: no services.
-        .testTarget(name: "NDEFTests", dependencies: ["NDEF"], swiftSettings: swift6),
-        .testTarget(name: "ZebraPrinterTests", dependencies: ["ZebraPrinter", "NDEF"], swiftSettings: swift6),
-        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "TagEmulation", "NDEF"], swiftSettings: swift6),
-        .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "ReaderCore", "NFCTags", "TagEmulation", "NDEF"],
-                    swiftSettings: swift6),
-        .testTarget(name: "NFCReadersTests", dependencies: ["ReaderCore", "NFCReaders", "PCSC", "LibNFC", "NFCTags", "TagEmulation"],
-                    swiftSettings: swift6),
-        .testTarget(name: "PairingTests", dependencies: ["Pairing", "ZebraPrinter", "SDBus"], swiftSettings: swift6),
-        .testTarget(name: "SDBusTests", dependencies: ["SDBus"], swiftSettings: swift6),
-        .testTarget(name: "ProcessSpawnTests", dependencies: ["ProcessSpawn"], swiftSettings: swift6),
-        .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"], swiftSettings: swift6),
-        .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"], swiftSettings: swift6),
-        .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT"], swiftSettings: swift6),
+        .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
+        .testTarget(name: "ZebraPrinterTests", dependencies: ["ZebraPrinter", "NDEF"]),
+        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "TagEmulation", "NDEF"]),
+        .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "ReaderCore", "NFCTags", "TagEmulation", "NDEF"]),
+        .testTarget(name: "NFCReadersTests", dependencies: ["ReaderCore", "NFCReaders", "PCSC", "LibNFC", "NFCTags", "TagEmulation"]),
+        .testTarget(name: "PairingTests", dependencies: ["Pairing", "ZebraPrinter", "SDBus"]),
+        .testTarget(name: "SDBusTests", dependencies: ["SDBus"]),
+        .testTarget(name: "ProcessSpawnTests", dependencies: ["ProcessSpawn"]),
+        .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"]),
+        .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"]),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT"]),
         // The application's logic without daemons: kiosk configuration and log, inventory output, agent taps, soak verdicts.
         .testTarget(name: "NFCTapKitTests", dependencies: ["NFCTapKit", "CoreNFCLinux", "ReaderCore", "NDEF", "DesktopIntegration",
-                                                           "RecordOutput", "Fleet"],
-                    swiftSettings: swift6),
+                                                           "RecordOutput", "Fleet"]),
         // Ring 3 (system): real pcscd + vpcd, libnfc + PN532 emulator, BlueZ mock, the CLI as a user runs it
         // (the built `nfctap` binary, found by path: see SystemEnvironment.cliPath).
         // Started by scripts/test.sh; each suite is skipped with a clear reason when its daemon is absent.
@@ -140,9 +130,9 @@ let package = Package(
             name: "SystemTests",
             dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "ReaderCore", "NFCReaders", "Pairing", "ZebraPrinter",
                            "CoreNFCLinux", "RecordOutput", "NFCTapKit", "DesktopIntegration", "Fleet", "MQTT", "SDBus"],
-            exclude: ["Fixtures/bluez_zebra.py"],
-            swiftSettings: swift6
+            exclude: ["Fixtures/bluez_zebra.py"]
         ),
     ],
-    swiftLanguageModes: [.v5]
+    // Every target compiles in the Swift 6 language mode (strict concurrency checking).
+    swiftLanguageModes: [.v6]
 )

@@ -52,7 +52,7 @@ main() {
     done
 
     build_dir="${NFCTAP_FUZZ_BUILD_DIR:-.build-fuzz}"
-    flags=(-O -g -sanitize=fuzzer,address -swift-version 5)
+    flags=(-O -g -sanitize=fuzzer,address -swift-version 6)
     # Project modules and what each imports (mirrors Package.swift for the pure-Swift modules).
     declare -A module_deps=([NDEF]="" [NFCTags]="NDEF" [ZebraPrinter]="NDEF")
     declare -A module_key=()
