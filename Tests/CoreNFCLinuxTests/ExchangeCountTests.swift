@@ -117,6 +117,7 @@ struct ExchangeCountTests {
 }
 
 /// Hands out the first tags of a read-write session.
+// @unchecked: it keeps the detected tags, which are not Sendable (as in Apple's Core NFC); `tags` is a lock box.
 private final class TagsDelegate: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     private let tags = Locked<[any NFCNDEFTag]>([])
     private let arrived = DispatchSemaphore(value: 0)

@@ -160,7 +160,7 @@ struct NDEFReadWriteSessionTests {
         #expect(delegate.log.summary == ["active", "tags(2)"])
         h.advance(session, by: .milliseconds(1))
         #expect(delegate.log.summary == ["active", "tags(2)", "tags(1)"])
-        #expect(h.alerts.current == ["More than 1 tag is detected. Please remove all tags and try again."])
+        #expect(h.alerts == ["More than 1 tag is detected. Please remove all tags and try again."])
         session.invalidate()
         h.settle(session)
     }

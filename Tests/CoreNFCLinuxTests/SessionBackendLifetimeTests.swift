@@ -2,6 +2,7 @@
 import Foundation
 import NDEF
 import ReaderCore
+import Synchronization
 import TagEmulation
 import Testing
 
@@ -11,12 +12,12 @@ import Testing
 @Suite("Session backend lifetime")
 struct SessionBackendLifetimeTests {
     /// Holds the backend `makeBackends` made without keeping it alive.
-    final class WeakBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private weak var _backend: VirtualReaderBackend?
+    final class WeakBox: Sendable {
+        private struct Reference { weak var backend: VirtualReaderBackend? }
+        private let reference = Mutex(Reference())
         var backend: VirtualReaderBackend? {
-            get { lock.withLock { _backend } }
-            set { lock.withLock { _backend = newValue } }
+            get { reference.withLock { $0.backend } }
+            set { reference.withLock { $0.backend = newValue } }
         }
     }
 

@@ -2,6 +2,7 @@
 import Foundation
 import NDEF
 import ReaderCore
+import Synchronization
 import NFCTags
 import TagEmulation
 import Testing
@@ -21,12 +22,13 @@ struct SessionReportsTests {
     }
 
     /// Records what the session reports when its delegate hears that it became active.
-    final class ActiveDelegate: NSObject, NFCNDEFReaderSessionDelegate, @unchecked Sendable {
-        // @unchecked: written once on the session queue before `active` is signalled, read after.
+    final class ActiveDelegate: NSObject, NFCNDEFReaderSessionDelegate, Sendable {
         let active = DispatchSemaphore(value: 0)
-        var readersWhenActive: [String] = []
+        private let readers = Mutex<[String]>([])
+        var readersWhenActive: [String] { readers.withLock { $0 } }
         func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
-            readersWhenActive = session.readersAtStart.map(\.name)
+            let names = session.readersAtStart.map(\.name)
+            readers.withLock { $0 = names }
             active.signal()
         }
         func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {}
@@ -151,20 +153,26 @@ struct SessionReportsTests {
     // MARK: The connected tag
 
     /// Connects to the first tag of a read-write session and records what the session reports.
-    final class ConnectingDelegate: NSObject, NFCNDEFReaderSessionDelegate, @unchecked Sendable {
-        // @unchecked: written on the session queue before `done` is signalled, read after.
+    final class ConnectingDelegate: NSObject, NFCNDEFReaderSessionDelegate, Sendable {
+        private struct Seen {
+            var beforeConnect: DetectedTag?
+            var afterConnect: DetectedTag?
+            var connectError: (any Error)?
+        }
         let done = DispatchSemaphore(value: 0)
-        var beforeConnect: DetectedTag?
-        var afterConnect: DetectedTag?
-        var connectError: (any Error)?
+        private let seen = Mutex(Seen())
+        var beforeConnect: DetectedTag? { seen.withLock { $0.beforeConnect } }
+        var afterConnect: DetectedTag? { seen.withLock { $0.afterConnect } }
+        var connectError: (any Error)? { seen.withLock { $0.connectError } }
         func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {}
         func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [any NFCNDEFTag]) {
-            beforeConnect = session.connectedDetectedTag
+            let before = session.connectedDetectedTag
+            seen.withLock { $0.beforeConnect = before }
             // Sessions are not Sendable (as in Apple's Core NFC); the handler only reads a property.
             nonisolated(unsafe) let session = session
             session.connect(to: tags[0]) { error in
-                self.connectError = error
-                self.afterConnect = session.connectedDetectedTag
+                let after = session.connectedDetectedTag
+                self.seen.withLock { $0.connectError = error; $0.afterConnect = after }
                 self.done.signal()
             }
         }
@@ -199,17 +207,18 @@ struct SessionReportsTests {
     }
 
     /// Connects to the first tag of a tag session.
-    final class TagSessionDelegate: NSObject, NFCTagReaderSessionDelegate, @unchecked Sendable {
-        // @unchecked: written on the session queue before `done` is signalled, read after.
+    final class TagSessionDelegate: NSObject, NFCTagReaderSessionDelegate, Sendable {
         let done = DispatchSemaphore(value: 0)
-        var connected: DetectedTag?
+        private let connectedTag = Mutex<DetectedTag?>(nil)
+        var connected: DetectedTag? { connectedTag.withLock { $0 } }
         func tagReaderSessionDidBecomeActive(_ session: NFCTagReaderSession) {}
         func tagReaderSession(_ session: NFCTagReaderSession, didInvalidateWithError error: any Error) {}
         func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {
             // Sessions are not Sendable (as in Apple's Core NFC); the handler only reads a property.
             nonisolated(unsafe) let session = session
             session.connect(to: tags[0]) { _ in
-                self.connected = session.connectedDetectedTag
+                let connected = session.connectedDetectedTag
+                self.connectedTag.withLock { $0 = connected }
                 self.done.signal()
             }
         }

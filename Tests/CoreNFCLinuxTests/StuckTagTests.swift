@@ -3,6 +3,7 @@ import Foundation
 import NDEF
 import NFCTags
 import ReaderCore
+import Synchronization
 import TagEmulation
 import Testing
 
@@ -13,8 +14,8 @@ import Testing
 @Suite("Stuck tags: per-reader I/O, operation deadline, prompt session end")
 struct StuckTagTests {
     /// Reports seen by the session's report handler.
-    final class Reports: @unchecked Sendable {
-        let items = Locked<[NFCTagReport]>([])
+    final class Reports: Sendable {
+        let items = Mutex<[NFCTagReport]>([])
         func on(_ reader: String) -> [NFCTagReport] { items.withLock { $0.filter { $0.tag.reader.name == reader } } }
     }
 
@@ -191,9 +192,9 @@ struct StuckTagTests {
 }
 
 /// Signals once the session ended.
-final class EndRecorder: NSObject, NFCNDEFReaderSessionDelegate, @unchecked Sendable {
+final class EndRecorder: NSObject, NFCNDEFReaderSessionDelegate, Sendable {
     let ended = DispatchSemaphore(value: 0)
-    let error = Locked<NFCReaderError?>(nil)
+    let error = Mutex<NFCReaderError?>(nil)
     func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
         self.error.withLock { $0 = error as? NFCReaderError }
         ended.signal()
@@ -202,6 +203,7 @@ final class EndRecorder: NSObject, NFCNDEFReaderSessionDelegate, @unchecked Send
 }
 
 /// Keeps the tags a tag session detects.
+// @unchecked: it keeps the detected tags, which are not Sendable (as in Apple's Core NFC); `tags` is a lock box.
 final class TagCollector: NSObject, NFCTagReaderSessionDelegate, @unchecked Sendable {
     let tags = Locked<[NFCTag]>([])
     let detected = DispatchSemaphore(value: 0)

@@ -1,5 +1,6 @@
 @testable import CoreNFCLinux
 import Foundation
+import Synchronization
 import Testing
 
 /// A mock FeliCa tag as iOS test code writes one: an NSObject adopting the protocol.
@@ -24,18 +25,18 @@ final class MockFeliCaTag: NSObject, NFCFeliCaTag {
 
 /// Collects the answers of many commands started at once: the error code of each, and whether
 /// any handler ran before its command returned (Core NFC's handlers never do).
-final class CommandAnswers: @unchecked Sendable {
+final class CommandAnswers: Sendable {
     private let group = DispatchGroup()
-    private let codes = Locked<[String: Int?]>([:])
-    private let synchronous = Locked<[String]>([])
+    private let codes = Mutex<[String: Int?]>([:])
+    private let synchronous = Mutex<[String]>([])
     private let caller = pthread_self()
-    private let calling = Locked(true)
+    private let calling = Mutex(true)
 
     /// A handler for the command `name`.
     func handler(_ name: String) -> @Sendable ((any Error)?) -> Void {
         group.enter()
         return { [self] error in
-            if calling.current, pthread_equal(pthread_self(), caller) != 0 { synchronous.withLock { $0.append(name) } }
+            if calling.withLock({ $0 }), pthread_equal(pthread_self(), caller) != 0 { synchronous.withLock { $0.append(name) } }
             codes.withLock { $0[name] = code(error) }
             group.leave()
         }
@@ -55,7 +56,7 @@ final class CommandAnswers: @unchecked Sendable {
     func wait() -> (codes: [String: Int?], synchronous: [String])? {
         calling.withLock { $0 = false }
         guard group.wait(timeout: .now() + 5) == .success else { return nil }
-        return (codes.current, synchronous.current)
+        return (codes.withLock { $0 }, synchronous.withLock { $0 })
     }
 }
 

@@ -1,119 +1,134 @@
 import Foundation
 import NFCTags
 import ReaderCore
+import Synchronization
 
 /// A scripted reader stack: readers come and go, cards are placed and removed, each change
 /// is reported to the monitoring handler at once, on the calling thread.
-final class FakeBackend: ReaderBackend, @unchecked Sendable {
+final class FakeBackend: ReaderBackend, Sendable {
     let kind: ReaderBackendKind = .virtual
-    private let lock = NSLock()
-    private var readers: [ReaderInfo]
-    private var onReader: [String: (tag: DetectedTag, card: FakeCard)] = [:]
-    private var handler: (@Sendable (ReaderEvent) -> Void)?
-    private var presenceCounter: UInt64 = 0
+
+    private struct State {
+        var readers: [ReaderInfo]
+        var onReader: [String: (tag: DetectedTag, card: FakeCard)] = [:]
+        var handler: (@Sendable (ReaderEvent) -> Void)?
+        var presenceCounter: UInt64 = 0
+        var listError: ReaderError?
+        var busyReaders: Set<String> = []
+        var connects: [(uid: [UInt8], exclusive: Bool)] = []
+        var disconnects = 0
+        var monitorsStopped = 0
+        var signals: [ReaderFeedback] = []
+    }
+    private let state: Mutex<State>
 
     /// Thrown by `listReaders()` while set.
-    var listError: ReaderError?
+    var listError: ReaderError? {
+        get { state.withLock { $0.listError } }
+        set { state.withLock { $0.listError = newValue } }
+    }
     /// Readers held by "another process".
-    var busyReaders: Set<String> = []
-    private(set) var connects: [(uid: [UInt8], exclusive: Bool)] = []
-    private(set) var disconnects = 0
-    private(set) var monitorsStopped = 0
-    private(set) var signals: [ReaderFeedback] = []
+    var busyReaders: Set<String> {
+        get { state.withLock { $0.busyReaders } }
+        set { state.withLock { $0.busyReaders = newValue } }
+    }
+    var connects: [(uid: [UInt8], exclusive: Bool)] { state.withLock { $0.connects } }
+    var disconnects: Int { state.withLock { $0.disconnects } }
+    var monitorsStopped: Int { state.withLock { $0.monitorsStopped } }
+    var signals: [ReaderFeedback] { state.withLock { $0.signals } }
 
     init(readers: [String]) {
-        self.readers = readers.map { ReaderInfo(name: $0, backend: .virtual) }
+        state = Mutex(State(readers: readers.map { ReaderInfo(name: $0, backend: .virtual) }))
     }
 
     func listReaders() throws -> [ReaderInfo] {
-        lock.lock(); defer { lock.unlock() }
-        if let listError { throw listError }
-        return readers
+        try state.withLock { state in
+            if let listError = state.listError { throw listError }
+            return state.readers
+        }
     }
 
     func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws -> any ReaderMonitor {
-        lock.lock()
-        self.handler = handler
-        let initial = readers
-        let tags = initial.compactMap { onReader[$0.name]?.tag }
-        lock.unlock()
+        let (initial, tags) = state.withLock { state in
+            state.handler = handler
+            return (state.readers, state.readers.compactMap { state.onReader[$0.name]?.tag })
+        }
         for reader in initial { handler(.readerAdded(reader)) }
         for tag in tags { handler(.tagArrived(tag)) }
         return FakeMonitor { [weak self] in
-            guard let self else { return }
-            self.lock.lock()
-            self.handler = nil
-            self.monitorsStopped += 1
-            self.lock.unlock()
+            self?.state.withLock { state in
+                state.handler = nil
+                state.monitorsStopped += 1
+            }
         }
     }
 
     func connect(to tag: DetectedTag, exclusive: Bool) throws -> any TagConnection {
-        lock.lock(); defer { lock.unlock() }
-        connects.append((tag.uid, exclusive))
-        if busyReaders.contains(tag.reader.name) { throw ReaderError.readerBusy(tag.reader.name) }
-        guard let current = onReader[tag.reader.name], current.tag == tag else { throw ReaderError.tagGone }
-        return FakeConnection(tag: tag, card: current.card, backend: self)
+        let card = try state.withLock { state in
+            state.connects.append((tag.uid, exclusive))
+            if state.busyReaders.contains(tag.reader.name) { throw ReaderError.readerBusy(tag.reader.name) }
+            guard let current = state.onReader[tag.reader.name], current.tag == tag else { throw ReaderError.tagGone }
+            return current.card
+        }
+        return FakeConnection(tag: tag, card: card, backend: self)
     }
 
     // MARK: Scripting
 
     private func send(_ event: ReaderEvent) {
-        lock.lock()
-        let handler = self.handler
-        lock.unlock()
+        let handler = state.withLock { $0.handler }
         handler?(event)
     }
 
     func plug(_ name: String) {
         let info = ReaderInfo(name: name, backend: .virtual)
-        lock.lock(); readers.append(info); lock.unlock()
+        state.withLock { $0.readers.append(info) }
         send(.readerAdded(info))
     }
 
     func unplug(_ name: String) {
-        lock.lock()
-        let info = readers.first { $0.name == name }
-        readers.removeAll { $0.name == name }
-        onReader[name] = nil
-        lock.unlock()
+        let info = state.withLock { state in
+            let info = state.readers.first { $0.name == name }
+            state.readers.removeAll { $0.name == name }
+            state.onReader[name] = nil
+            return info
+        }
         if let info { send(.readerRemoved(info)) }
     }
 
     /// Puts `card` on the reader; returns what the backend reports.
     @discardableResult
     func place(_ card: FakeCard, on readerName: String) -> DetectedTag {
-        lock.lock()
-        presenceCounter += 1
-        let reader = readers.first { $0.name == readerName } ?? ReaderInfo(name: readerName, backend: .virtual)
         let atr: [UInt8] = card.technology == .type2
             ? [UInt8](hex: "3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 68")!
             : [UInt8](hex: "3B 80 80 01 01")!
-        let tag = DetectedTag(reader: reader, technology: card.technology, uid: card.uid, atr: atr,
-                              historicalBytes: card.historicalBytes, presence: presenceCounter)
-        onReader[readerName] = (tag, card)
-        lock.unlock()
+        let tag = state.withLock { state in
+            state.presenceCounter += 1
+            let reader = state.readers.first { $0.name == readerName } ?? ReaderInfo(name: readerName, backend: .virtual)
+            let tag = DetectedTag(reader: reader, technology: card.technology, uid: card.uid, atr: atr,
+                                  historicalBytes: card.historicalBytes, presence: state.presenceCounter)
+            state.onReader[readerName] = (tag, card)
+            return tag
+        }
         send(.tagArrived(tag))
         return tag
     }
 
     func remove(from readerName: String) {
-        lock.lock()
-        let current = onReader.removeValue(forKey: readerName)
-        lock.unlock()
+        let current = state.withLock { $0.onReader.removeValue(forKey: readerName) }
         if let current { send(.tagLeft(current.tag)) }
     }
 
     func serviceLost() { send(.serviceLost(.serviceUnavailable(hint: "pcscd stopped"))) }
 
-    fileprivate func noteDisconnect() { lock.lock(); disconnects += 1; lock.unlock() }
-    fileprivate func noteSignal(_ feedback: ReaderFeedback) { lock.lock(); signals.append(feedback); lock.unlock() }
-    var isMonitoring: Bool { lock.lock(); defer { lock.unlock() }; return handler != nil }
+    fileprivate func noteDisconnect() { state.withLock { $0.disconnects += 1 } }
+    fileprivate func noteSignal(_ feedback: ReaderFeedback) { state.withLock { $0.signals.append(feedback) } }
+    var isMonitoring: Bool { state.withLock { $0.handler != nil } }
 }
 
-final class FakeMonitor: ReaderMonitor, @unchecked Sendable {
-    private let onStop: () -> Void
-    init(onStop: @escaping () -> Void) { self.onStop = onStop }
+final class FakeMonitor: ReaderMonitor, Sendable {
+    private let onStop: @Sendable () -> Void
+    init(onStop: @escaping @Sendable () -> Void) { self.onStop = onStop }
     func stop() { onStop() }
 }
 

@@ -1,71 +1,125 @@
 import Foundation
 import NFCTags
 import ReaderCore
+import Synchronization
 
 /// A scripted tag: what the fake NDEF logic and the fake command channels answer.
-final class FakeCard: @unchecked Sendable {
+final class FakeCard: Sendable {
     let uid: [UInt8]
     let technology: TagTechnology
     let historicalBytes: [UInt8]
-    private let lock = NSLock()
 
-    // NDEF content and behaviour.
-    private var _message: [UInt8]
-    var status: NDEFTagStatus = .readWrite
-    var capacity = 137
-    /// Thrown by the next NDEF read (then cleared).
-    var readFailure: (any Error)?
-    /// Thrown by every NDEF write while set.
-    var writeFailure: (any Error)?
-    var notNDEF = false
-    private(set) var locked = false
-    private(set) var writes: [[UInt8]] = []
-
-    // Command channels.
-    /// ISO 7816: answers an APDU with data + SW.
-    var apduResponder: ([UInt8]) -> [UInt8] = { _ in [0x6D, 0x00] }
-    private(set) var apdusSent: [[UInt8]] = []
-    /// Type 2 memory, 4-byte pages.
-    var pages: [[UInt8]] = (0..<64).map { p in [UInt8](repeating: UInt8(p), count: 4) }
-    var fastReadLimit = 64
-    var canSendRawCommands = true
-    var version: [UInt8] = [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03]
-    private(set) var type2Log: [String] = []
+    private struct State {
+        // NDEF content and behaviour.
+        var message: [UInt8]
+        var status: NDEFTagStatus = .readWrite
+        var capacity = 137
+        var readFailure: (any Error)?
+        var writeFailure: (any Error)?
+        var notNDEF = false
+        var locked = false
+        var writes: [[UInt8]] = []
+        // Command channels.
+        var apduResponder: @Sendable ([UInt8]) -> [UInt8] = { _ in [0x6D, 0x00] }
+        var apdusSent: [[UInt8]] = []
+        var pages: [[UInt8]] = (0..<64).map { p in [UInt8](repeating: UInt8(p), count: 4) }
+        var fastReadLimit = 64
+        var canSendRawCommands = true
+        var version: [UInt8] = [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03]
+        var type2Log: [String] = []
+    }
+    private let state: Mutex<State>
 
     init(uid: [UInt8], technology: TagTechnology, message: [UInt8] = [], historicalBytes: [UInt8] = []) {
         self.uid = uid
         self.technology = technology
-        self._message = message
         self.historicalBytes = historicalBytes
+        self.state = Mutex(State(message: message))
     }
 
+    // NDEF content and behaviour.
     var message: [UInt8] {
-        get { lock.lock(); defer { lock.unlock() }; return _message }
-        set { lock.lock(); _message = newValue; lock.unlock() }
+        get { state.withLock { $0.message } }
+        set { state.withLock { $0.message = newValue } }
     }
+    var status: NDEFTagStatus {
+        get { state.withLock { $0.status } }
+        set { state.withLock { $0.status = newValue } }
+    }
+    var capacity: Int {
+        get { state.withLock { $0.capacity } }
+        set { state.withLock { $0.capacity = newValue } }
+    }
+    /// Thrown by the next NDEF read (then cleared).
+    var readFailure: (any Error)? {
+        get { state.withLock { $0.readFailure } }
+        set { state.withLock { $0.readFailure = newValue } }
+    }
+    /// Thrown by every NDEF write while set.
+    var writeFailure: (any Error)? {
+        get { state.withLock { $0.writeFailure } }
+        set { state.withLock { $0.writeFailure = newValue } }
+    }
+    var notNDEF: Bool {
+        get { state.withLock { $0.notNDEF } }
+        set { state.withLock { $0.notNDEF = newValue } }
+    }
+    var locked: Bool { state.withLock { $0.locked } }
+    var writes: [[UInt8]] { state.withLock { $0.writes } }
+
+    // Command channels.
+    /// ISO 7816: answers an APDU with data + SW.
+    var apduResponder: @Sendable ([UInt8]) -> [UInt8] {
+        get { state.withLock { $0.apduResponder } }
+        set { state.withLock { $0.apduResponder = newValue } }
+    }
+    var apdusSent: [[UInt8]] { state.withLock { $0.apdusSent } }
+    /// Type 2 memory, 4-byte pages.
+    var pages: [[UInt8]] {
+        get { state.withLock { $0.pages } }
+        set { state.withLock { $0.pages = newValue } }
+    }
+    var fastReadLimit: Int {
+        get { state.withLock { $0.fastReadLimit } }
+        set { state.withLock { $0.fastReadLimit = newValue } }
+    }
+    var canSendRawCommands: Bool {
+        get { state.withLock { $0.canSendRawCommands } }
+        set { state.withLock { $0.canSendRawCommands = newValue } }
+    }
+    var version: [UInt8] {
+        get { state.withLock { $0.version } }
+        set { state.withLock { $0.version = newValue } }
+    }
+    var type2Log: [String] { state.withLock { $0.type2Log } }
 
     func takeReadFailure() -> (any Error)? {
-        lock.lock(); defer { lock.unlock() }
-        let failure = readFailure
-        readFailure = nil
-        return failure
+        state.withLock { state in
+            let failure = state.readFailure
+            state.readFailure = nil
+            return failure
+        }
     }
 
     func recordWrite(_ bytes: [UInt8]) throws {
-        lock.lock(); defer { lock.unlock() }
-        if let writeFailure { throw writeFailure }
-        writes.append(bytes)
-        _message = bytes
+        try state.withLock { state in
+            if let writeFailure = state.writeFailure { throw writeFailure }
+            state.writes.append(bytes)
+            state.message = bytes
+        }
     }
 
-    func lockTag() { lock.lock(); locked = true; status = .readOnly; lock.unlock() }
+    func lockTag() { state.withLock { $0.locked = true; $0.status = .readOnly } }
 
     func exchangeAPDU(_ command: [UInt8]) -> [UInt8] {
-        lock.lock(); apdusSent.append(command); lock.unlock()
-        return apduResponder(command)
+        let responder = state.withLock { state in
+            state.apdusSent.append(command)
+            return state.apduResponder
+        }
+        return responder(command)
     }
 
-    func logType2(_ entry: String) { lock.lock(); type2Log.append(entry); lock.unlock() }
+    func logType2(_ entry: String) { state.withLock { $0.type2Log.append(entry) } }
 }
 
 /// NDEF logic over a FakeCard (stands in for Type2Tag / Type4Tag).

@@ -2,26 +2,35 @@
 import Foundation
 import NFCTags
 import ReaderCore
+import Synchronization
 import Testing
 
 let queueKey = DispatchSpecificKey<String>()
 
 /// One test's world: a fake backend, a manual clock, its own session slot and a delegate queue.
-final class Harness: @unchecked Sendable {
+final class Harness: Sendable {
     let clock = ManualClock()
     let backend: FakeBackend
     let slot = NFCSessionSlot()
     let delegateQueue: DispatchQueue
-    let alerts = Locked<[String]>([])
-    var configuration = NFCSessionConfiguration()
+    private let alertLog = Mutex<[String]>([])
+    private let sessionConfiguration = Mutex(NFCSessionConfiguration())
+
+    /// The alert texts sessions showed, in order.
+    var alerts: [String] { alertLog.withLock { $0 } }
+
+    /// What the harness's sessions are made with; tests adjust it before making one.
+    var configuration: NFCSessionConfiguration {
+        get { sessionConfiguration.withLock { $0 } }
+        set { sessionConfiguration.withLock { $0 = newValue } }
+    }
 
     init(readers: [String] = ["Reader A"]) {
         backend = FakeBackend(readers: readers)
         delegateQueue = DispatchQueue(label: "test.delegate")
         delegateQueue.setSpecific(key: queueKey, value: "test.delegate")
         configuration.batchWindow = .zero
-        let alerts = self.alerts
-        configuration.alertHandler = { text in alerts.withLock { $0.append(text) } }
+        configuration.alertHandler = { [weak self] text in self?.alertLog.withLock { $0.append(text) } }
     }
 
     var environment: NFCReaderEnvironment {

@@ -1,15 +1,15 @@
 import CoreNFCLinux
 import Foundation
+import Synchronization
 
 /// A clock that moves only when a test calls `advance(by:)`; due actions run in deadline order
 /// on the caller's thread.
-final class ManualClock: NFCSessionClock, @unchecked Sendable {
-    private final class Entry: NFCScheduledAction, @unchecked Sendable {
+final class ManualClock: NFCSessionClock, Sendable {
+    private final class Entry: NFCScheduledAction, Sendable {
         let deadline: Duration
         let order: Int
         let action: @Sendable () -> Void
-        private let lock = NSLock()
-        private var cancelled = false
+        private let cancelled = Mutex(false)
 
         init(deadline: Duration, order: Int, action: @escaping @Sendable () -> Void) {
             self.deadline = deadline
@@ -17,29 +17,31 @@ final class ManualClock: NFCSessionClock, @unchecked Sendable {
             self.action = action
         }
 
-        func cancel() { lock.lock(); cancelled = true; lock.unlock() }
-        var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
+        func cancel() { cancelled.withLock { $0 = true } }
+        var isCancelled: Bool { cancelled.withLock { $0 } }
     }
 
-    private let lock = NSLock()
-    private var entries: [Entry] = []
-    private var counter = 0
-    private(set) var now: Duration = .zero
+    private struct State {
+        var entries: [Entry] = []
+        var counter = 0
+        var now: Duration = .zero
+    }
+    private let state = Mutex(State())
+
+    var now: Duration { state.withLock { $0.now } }
 
     func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any NFCScheduledAction {
-        lock.lock()
-        defer { lock.unlock() }
-        counter += 1
-        let entry = Entry(deadline: now + delay, order: counter, action: action)
-        entries.append(entry)
-        return entry
+        state.withLock { state in
+            state.counter += 1
+            let entry = Entry(deadline: state.now + delay, order: state.counter, action: action)
+            state.entries.append(entry)
+            return entry
+        }
     }
 
     /// Moves time forward and runs every action that became due.
     func advance(by delta: Duration) {
-        lock.lock()
-        now += delta
-        lock.unlock()
+        state.withLock { $0.now += delta }
         while let entry = nextDue() {
             entry.action()
         }
@@ -47,18 +49,17 @@ final class ManualClock: NFCSessionClock, @unchecked Sendable {
 
     /// Actions scheduled and not yet run or cancelled.
     var pendingCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries.filter { !$0.isCancelled }.count
+        state.withLock { state in state.entries.filter { !$0.isCancelled }.count }
     }
 
     private func nextDue() -> Entry? {
-        lock.lock()
-        defer { lock.unlock() }
-        entries.removeAll { $0.isCancelled }
-        guard let due = entries.filter({ $0.deadline <= now })
-            .min(by: { ($0.deadline, $0.order) < ($1.deadline, $1.order) }) else { return nil }
-        entries.removeAll { $0 === due }
-        return due
+        state.withLock { state in
+            state.entries.removeAll { $0.isCancelled }
+            let now = state.now
+            guard let due = state.entries.filter({ $0.deadline <= now })
+                .min(by: { ($0.deadline, $0.order) < ($1.deadline, $1.order) }) else { return nil }
+            state.entries.removeAll { $0 === due }
+            return due
+        }
     }
 }

@@ -1,5 +1,6 @@
 @testable import CoreNFCLinux
 import Foundation
+import Synchronization
 
 /// What a delegate saw, in order, and on which queue.
 enum Callback {
@@ -9,15 +10,16 @@ enum Callback {
     case invalidated(NFCReaderError)
 }
 
-final class CallbackLog: @unchecked Sendable {
-    private let entries = Locked<[(Callback, String?)]>([])
+final class CallbackLog: Sendable {
+    private let entries = Mutex<[(Callback, String?)]>([])
 
     func append(_ callback: Callback) {
-        entries.withLock { $0.append((callback, DispatchQueue.getSpecific(key: queueKey))) }
+        let queue = DispatchQueue.getSpecific(key: queueKey)
+        entries.withLock { $0.append((callback, queue)) }
     }
 
-    var all: [Callback] { entries.current.map(\.0) }
-    var queues: [String?] { entries.current.map(\.1) }
+    var all: [Callback] { entries.withLock { $0.map(\.0) } }
+    var queues: [String?] { entries.withLock { $0.map(\.1) } }
 
     var invalidations: [NFCReaderError] {
         all.compactMap { if case let .invalidated(e) = $0 { return e } else { return nil } }
@@ -98,6 +100,7 @@ final class TagDelegate: NFCTagReaderSessionDelegate {
 }
 
 /// Waits for a completion handler (bounded, so a bug fails instead of hanging).
+// @unchecked: `Value` is often a handler's NFCNDEFMessage, not Sendable (as in Apple's Core NFC); it is kept in lock boxes.
 final class Completion<Value>: @unchecked Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
     private let value = Locked<Value?>(nil)
