@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NDEF
 import NFCTapKit
+import Synchronization
 import TagEmulation
 
 /// `nfctap-soak N` (scripts/soak.sh): the kiosk's runner under N virtual taps in this
@@ -159,47 +160,63 @@ final class SoakTags {
 
 /// The runner's events, counted, with waits for the soak's steps. The deadline only keeps a
 /// broken build from hanging the run.
-// @unchecked: the counts are behind `condition` (a condition variable: the waits sleep on it, which
-// a Mutex cannot).
-final class SoakEvents: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var readers: Set<String> = []
-    private var taps = 0
-    private var failed = 0
+final class SoakEvents: Sendable {
+    private let counts = Mutex(Counts())
+
+    private struct Counts {
+        var readers: Set<String> = []
+        var taps = 0
+        var failed = 0
+        /// Threads waiting for a change, one semaphore each; `record` takes them all and signals
+        /// each (they re-check the counts).
+        var waiters: [DispatchSemaphore] = []
+    }
 
     var record: @Sendable (KioskEvent) -> Void {
         { [self] event in
-            condition.lock()
-            defer { condition.broadcast(); condition.unlock() }
-            switch event {
-            case let .readerAdded(name): readers.insert(name)
-            case let .readerRemoved(name): readers.remove(name)
-            case let .tap(_, _, succeeded, _):
-                taps += 1
-                if !succeeded { failed += 1 }
-            default: break
+            let waiters = counts.withLock { counts in
+                switch event {
+                case let .readerAdded(name): counts.readers.insert(name)
+                case let .readerRemoved(name): counts.readers.remove(name)
+                case let .tap(_, _, succeeded, _):
+                    counts.taps += 1
+                    if !succeeded { counts.failed += 1 }
+                default: break
+                }
+                defer { counts.waiters = [] }
+                return counts.waiters
             }
+            for waiter in waiters { waiter.signal() }
         }
     }
 
-    var tapCount: Int { condition.withLock { taps } }
-    var failedTaps: Int { condition.withLock { failed } }
+    var tapCount: Int { counts.withLock { $0.taps } }
+    var failedTaps: Int { counts.withLock { $0.failed } }
 
     func waitForTap(after count: Int) -> Bool {
-        wait { self.taps > count }
+        wait { $0.taps > count }
     }
 
     func waitForReaders(_ names: [String]) -> Bool {
-        wait { names.allSatisfy(self.readers.contains) }
+        wait { counts in names.allSatisfy(counts.readers.contains) }
     }
 
-    private func wait(_ done: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(30)
-        condition.lock()
-        defer { condition.unlock() }
-        while !done() {
-            if !condition.wait(until: deadline) { return done() }
+    private func wait(_ done: (Counts) -> Bool) -> Bool {
+        let deadline = DispatchTime.now() + 30
+        while true {
+            let wakeUp = DispatchSemaphore(value: 0)
+            let ready = counts.withLock { counts in
+                if done(counts) { return true }
+                counts.waiters.append(wakeUp)
+                return false
+            }
+            if ready { return true }
+            if wakeUp.wait(timeout: deadline) == .timedOut {
+                return counts.withLock { counts in
+                    counts.waiters.removeAll { $0 === wakeUp }
+                    return done(counts)
+                }
+            }
         }
-        return true
     }
 }

@@ -1,7 +1,9 @@
+import Dispatch
 import Foundation
 import LibNFC
 import NFCTags
 import ReaderCore
+import Synchronization
 
 /// The libnfc backend's monitoring thread: for each device, poll for a tag while the field is
 /// empty, ping the tag while one is present (and no connection is open), reopen a lost device.
@@ -9,14 +11,19 @@ import ReaderCore
 /// Events per device: `.readerAdded` when first opened; `.tagArrived` / `.tagLeft`;
 /// `.serviceLost(.readerGone)` when an open device fails (after `.tagLeft` for its tag) and
 /// `.serviceRestored` once it is reopened.
-// @unchecked: `stopping` and `finished` are guarded by `condition`, which the thread also waits on (a Mutex cannot wait).
-final class LibNFCMonitor: ReaderMonitor, @unchecked Sendable {
+final class LibNFCMonitor: ReaderMonitor, Sendable {
     private let backend: LibNFCBackend
     private let slots: [LibNFCReaderSlot]
     private let handler: @Sendable (ReaderEvent) -> Void
-    private let condition = NSCondition()
-    private var stopping = false
-    private var finished = false
+    private let state = Mutex(State())
+
+    private struct State {
+        var stopping = false
+        var finished = false
+        /// Threads waiting for `stopping` or `finished` to change, one semaphore each; whoever
+        /// changes either takes them all and signals each (they re-check the state).
+        var waiters: [DispatchSemaphore] = []
+    }
 
     private struct DeviceState {
         var added = false
@@ -36,22 +43,45 @@ final class LibNFCMonitor: ReaderMonitor, @unchecked Sendable {
 
     /// Stops polling; returns once the handler will not be called again.
     func stop() {
-        condition.withLock { stopping = true; condition.broadcast() }
+        change { $0.stopping = true }
         for slot in slots { slot.abort() }
-        condition.withLock { while !finished { condition.wait() } }
+        _ = wait(until: .distantFuture) { $0.finished }
     }
 
-    private var isStopping: Bool { condition.withLock { stopping } }
+    private var isStopping: Bool { state.withLock { $0.stopping } }
 
     /// Sleeps until `deadline` or `stop()`; false when stopping.
     private func sleep(until deadline: ContinuousClock.Instant) -> Bool {
-        condition.withLock {
-            while !stopping {
-                let remaining = ContinuousClock.now.duration(to: deadline)
-                if remaining <= .zero { return true }
-                _ = condition.wait(until: Date().addingTimeInterval(remaining.timeInterval))
+        let remaining = max(.zero, ContinuousClock.now.duration(to: deadline))
+        return !wait(until: .now() + remaining.timeInterval) { $0.stopping }
+    }
+
+    /// Applies `body` to the state and wakes every thread waiting for a change.
+    private func change(_ body: (inout State) -> Void) {
+        let waiters = state.withLock { state in
+            body(&state)
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.signal() }
+    }
+
+    /// Waits until `ready` holds or `deadline` has passed; returns `ready`.
+    private func wait(until deadline: DispatchTime, _ ready: (State) -> Bool) -> Bool {
+        while true {
+            let wakeUp = DispatchSemaphore(value: 0)
+            let done = state.withLock { state in
+                if ready(state) { return true }
+                state.waiters.append(wakeUp)
+                return false
             }
-            return false
+            if done { return true }
+            if wakeUp.wait(timeout: deadline) == .timedOut {
+                return state.withLock { state in
+                    state.waiters.removeAll { $0 === wakeUp }
+                    return ready(state)
+                }
+            }
         }
     }
 
@@ -59,7 +89,7 @@ final class LibNFCMonitor: ReaderMonitor, @unchecked Sendable {
         // The OS thread name, so tools (and the benchmark) can find this thread's CPU time.
         try? "LibNFCMonitor".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
         var states = [DeviceState](repeating: DeviceState(), count: slots.count)
-        defer { condition.withLock { finished = true; condition.broadcast() } }
+        defer { change { $0.finished = true } }
         while !isStopping {
             var wake = ContinuousClock.now + .seconds(1)
             for index in slots.indices {
