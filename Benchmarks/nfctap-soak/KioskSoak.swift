@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NDEF
 import NFCTapKit
+import ReaderCore
 import Synchronization
 import TagEmulation
 
@@ -163,18 +164,17 @@ final class SoakTags {
 final class SoakEvents: Sendable {
     private let counts = Mutex(Counts())
 
-    private struct Counts {
+    private struct Counts: WaitableState {
         var readers: Set<String> = []
         var taps = 0
         var failed = 0
-        /// Threads waiting for a change, one semaphore each; `record` takes them all and signals
-        /// each (they re-check the counts).
-        var waiters: [DispatchSemaphore] = []
+        /// Threads waiting for a count.
+        var waiters = StateWaiters()
     }
 
     var record: @Sendable (KioskEvent) -> Void {
         { [self] event in
-            let waiters = counts.withLock { counts in
+            counts.change { counts in
                 switch event {
                 case let .readerAdded(name): counts.readers.insert(name)
                 case let .readerRemoved(name): counts.readers.remove(name)
@@ -183,40 +183,21 @@ final class SoakEvents: Sendable {
                     if !succeeded { counts.failed += 1 }
                 default: break
                 }
-                defer { counts.waiters = [] }
-                return counts.waiters
             }
-            for waiter in waiters { waiter.signal() }
         }
     }
+
+    /// How long a wait lasts at most.
+    private var deadline: DispatchTime { .now() + 30 }
 
     var tapCount: Int { counts.withLock { $0.taps } }
     var failedTaps: Int { counts.withLock { $0.failed } }
 
     func waitForTap(after count: Int) -> Bool {
-        wait { $0.taps > count }
+        counts.wait(until: deadline) { $0.taps > count }
     }
 
     func waitForReaders(_ names: [String]) -> Bool {
-        wait { counts in names.allSatisfy(counts.readers.contains) }
-    }
-
-    private func wait(_ done: (Counts) -> Bool) -> Bool {
-        let deadline = DispatchTime.now() + 30
-        while true {
-            let wakeUp = DispatchSemaphore(value: 0)
-            let ready = counts.withLock { counts in
-                if done(counts) { return true }
-                counts.waiters.append(wakeUp)
-                return false
-            }
-            if ready { return true }
-            if wakeUp.wait(timeout: deadline) == .timedOut {
-                return counts.withLock { counts in
-                    counts.waiters.removeAll { $0 === wakeUp }
-                    return done(counts)
-                }
-            }
-        }
+        counts.wait(until: deadline) { counts in names.allSatisfy(counts.readers.contains) }
     }
 }

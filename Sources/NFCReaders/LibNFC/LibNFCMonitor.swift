@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import LibNFC
 import NFCTags
@@ -17,12 +16,11 @@ final class LibNFCMonitor: ReaderMonitor, Sendable {
     private let handler: @Sendable (ReaderEvent) -> Void
     private let state = Mutex(State())
 
-    private struct State {
+    private struct State: WaitableState {
         var stopping = false
         var finished = false
-        /// Threads waiting for `stopping` or `finished` to change, one semaphore each; whoever
-        /// changes either takes them all and signals each (they re-check the state).
-        var waiters: [DispatchSemaphore] = []
+        /// Threads waiting for `stopping` or `finished`.
+        var waiters = StateWaiters()
     }
 
     private struct DeviceState {
@@ -43,9 +41,9 @@ final class LibNFCMonitor: ReaderMonitor, Sendable {
 
     /// Stops polling; returns once the handler will not be called again.
     func stop() {
-        change { $0.stopping = true }
+        state.change { $0.stopping = true }
         for slot in slots { slot.abort() }
-        _ = wait(until: .distantFuture) { $0.finished }
+        _ = state.wait { $0.finished }
     }
 
     private var isStopping: Bool { state.withLock { $0.stopping } }
@@ -53,43 +51,14 @@ final class LibNFCMonitor: ReaderMonitor, Sendable {
     /// Sleeps until `deadline` or `stop()`; false when stopping.
     private func sleep(until deadline: ContinuousClock.Instant) -> Bool {
         let remaining = max(.zero, ContinuousClock.now.duration(to: deadline))
-        return !wait(until: .now() + remaining.timeInterval) { $0.stopping }
-    }
-
-    /// Applies `body` to the state and wakes every thread waiting for a change.
-    private func change(_ body: (inout State) -> Void) {
-        let waiters = state.withLock { state in
-            body(&state)
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.signal() }
-    }
-
-    /// Waits until `ready` holds or `deadline` has passed; returns `ready`.
-    private func wait(until deadline: DispatchTime, _ ready: (State) -> Bool) -> Bool {
-        while true {
-            let wakeUp = DispatchSemaphore(value: 0)
-            let done = state.withLock { state in
-                if ready(state) { return true }
-                state.waiters.append(wakeUp)
-                return false
-            }
-            if done { return true }
-            if wakeUp.wait(timeout: deadline) == .timedOut {
-                return state.withLock { state in
-                    state.waiters.removeAll { $0 === wakeUp }
-                    return ready(state)
-                }
-            }
-        }
+        return !state.wait(until: .now() + remaining.timeInterval) { $0.stopping }
     }
 
     private func run() {
         // The OS thread name, so tools (and the benchmark) can find this thread's CPU time.
         try? "LibNFCMonitor".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
         var states = [DeviceState](repeating: DeviceState(), count: slots.count)
-        defer { change { $0.finished = true } }
+        defer { state.change { $0.finished = true } }
         while !isStopping {
             var wake = ContinuousClock.now + .seconds(1)
             for index in slots.indices {

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import NFCTags
 import PCSC
@@ -13,15 +12,14 @@ final class PCSCMonitor: ReaderMonitor, Sendable {
 
     private let state = Mutex(State())
 
-    private struct State {
+    private struct State: WaitableState {
         var context: Context?
         var stopping = false
         var finished = false
         /// The monitor thread, to tell a `stop()` from the handler.
         var thread: ObjectIdentifier?
-        /// Threads waiting for `stopping` or `finished` to change, one semaphore each; whoever
-        /// changes either takes them all and signals each (they re-check the state).
-        var waiters: [DispatchSemaphore] = []
+        /// Threads waiting for `stopping` or `finished`.
+        var waiters = StateWaiters()
     }
 
     /// What the monitor has reported about one reader.
@@ -59,7 +57,7 @@ final class PCSCMonitor: ReaderMonitor, Sendable {
     /// A cancel that arrives just before the thread enters SCardGetStatusChange is lost (pcsc-lite
     /// cancels only a call in progress), so it is repeated every 50 ms until the thread has ended.
     func stop() {
-        let onMonitorThread = change { state in
+        let onMonitorThread = state.change { state in
             state.stopping = true
             return ObjectIdentifier(Thread.current) == state.thread
         }
@@ -68,42 +66,11 @@ final class PCSCMonitor: ReaderMonitor, Sendable {
             let (finished, blocked) = state.withLock { ($0.finished, $0.context) }
             if finished { return }
             try? blocked?.cancel()
-            _ = wait(seconds: 0.05) { $0.finished }
+            _ = state.wait(until: .now() + 0.05) { $0.finished }
         }
     }
 
     private var isStopping: Bool { state.withLock { $0.stopping } }
-
-    /// Applies `body` to the state and wakes every thread waiting for a change.
-    private func change<T: Sendable>(_ body: (inout State) -> T) -> T {
-        let (result, waiters) = state.withLock { state in
-            let result = body(&state)
-            defer { state.waiters = [] }
-            return (result, state.waiters)
-        }
-        for waiter in waiters { waiter.signal() }
-        return result
-    }
-
-    /// Waits until `ready` holds or `seconds` have passed; returns `ready`.
-    private func wait(seconds: TimeInterval, until ready: (State) -> Bool) -> Bool {
-        let deadline = DispatchTime.now() + seconds
-        while true {
-            let wakeUp = DispatchSemaphore(value: 0)
-            let done = state.withLock { state in
-                if ready(state) { return true }
-                state.waiters.append(wakeUp)
-                return false
-            }
-            if done { return true }
-            if wakeUp.wait(timeout: deadline) == .timedOut {
-                return state.withLock { state in
-                    state.waiters.removeAll { $0 === wakeUp }
-                    return ready(state)
-                }
-            }
-        }
-    }
 
     // MARK: - The thread
 
@@ -117,7 +84,7 @@ final class PCSCMonitor: ReaderMonitor, Sendable {
         while !isStopping {
             guard let ctx = current else {
                 // pcscd is gone: try again every `retryInterval` until it is back or stop().
-                if wait(seconds: retryInterval.timeInterval, until: \.stopping) { break }
+                if state.wait(until: .now() + retryInterval.timeInterval, for: \.stopping) { break }
                 guard let fresh = try? Context() else { continue }
                 state.withLock { $0.context = fresh }
                 current = fresh
@@ -148,10 +115,10 @@ final class PCSCMonitor: ReaderMonitor, Sendable {
                 }
                 // Anything else (a reader vanishing between list and wait): resynchronise from the
                 // list after a pause, so a persistent error cannot spin.
-                _ = wait(seconds: retryInterval.timeInterval, until: \.stopping)
+                _ = state.wait(until: .now() + retryInterval.timeInterval, for: \.stopping)
             }
         }
-        change { state in
+        state.change { state in
             state.context = nil
             state.finished = true
         }

@@ -1,5 +1,5 @@
-import Dispatch
 import Foundation
+import ReaderCore
 import Synchronization
 
 /// A virtual card for vsmartcard's vpcd reader driver: a TCP client of the vpcd socket that pcscd
@@ -57,13 +57,12 @@ final class VPCDClient: Sendable {
 
     private let state = Mutex(State())
 
-    private struct State {
+    private struct State: WaitableState {
         var wanted = false
         var socket: VPCDSocket?
         var finished = true
-        /// Threads waiting for `wanted` or `finished` to change, one semaphore each; whoever
-        /// changes either takes them all and signals each (they re-check the state).
-        var waiters: [DispatchSemaphore] = []
+        /// Threads waiting for `wanted` or `finished`.
+        var waiters = StateWaiters()
     }
 
     init(behaviour: VPCDCardBehaviour, host: String, port: UInt16) {
@@ -77,7 +76,7 @@ final class VPCDClient: Sendable {
     func insert() throws {
         if isInserted { return }
         // A previous worker that ended by itself (card left the field) must be fully gone.
-        _ = wait(until: .distantFuture) { $0.finished }
+        _ = state.wait { $0.finished }
 
         let first = try VPCDSocket.connect(host: host, port: port)
         state.withLock {
@@ -91,40 +90,11 @@ final class VPCDClient: Sendable {
     }
 
     func remove() {
-        change {
+        state.change {
             $0.wanted = false
             $0.socket?.shutdownBoth()
         }
-        _ = wait(until: .distantFuture) { $0.finished }
-    }
-
-    /// Applies `body` to the state and wakes every thread waiting for a change.
-    private func change(_ body: (inout State) -> Void) {
-        let waiters = state.withLock { state in
-            body(&state)
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.signal() }
-    }
-
-    /// Waits until `ready` holds or `deadline` has passed; returns `ready`.
-    private func wait(until deadline: DispatchTime, _ ready: (State) -> Bool) -> Bool {
-        while true {
-            let wakeUp = DispatchSemaphore(value: 0)
-            let done = state.withLock { state in
-                if ready(state) { return true }
-                state.waiters.append(wakeUp)
-                return false
-            }
-            if done { return true }
-            if wakeUp.wait(timeout: deadline) == .timedOut {
-                return state.withLock { state in
-                    state.waiters.removeAll { $0 === wakeUp }
-                    return ready(state)
-                }
-            }
-        }
+        _ = state.wait { $0.finished }
     }
 
     // MARK: - The worker thread
@@ -148,7 +118,7 @@ final class VPCDClient: Sendable {
                 if !keepGoing { break }
             }
             // vpcd went away while the card is inserted: retry every 100 ms until remove().
-            if wait(until: .now() + 0.1, { !$0.wanted }) { break }
+            if state.wait(until: .now() + 0.1, for: { !$0.wanted }) { break }
             guard let sock = try? VPCDSocket.connect(host: host, port: port) else { continue }
             let kept = state.withLock { state in
                 guard state.wanted else { return false }
@@ -158,7 +128,7 @@ final class VPCDClient: Sendable {
             guard kept else { break }
             current = sock
         }
-        change { $0.finished = true }
+        state.change { $0.finished = true }
     }
 
     /// Answers vpcd until the connection closes (`.peerClosed`) or the card leaves (`.cardGone`).
