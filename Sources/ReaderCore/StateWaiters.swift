@@ -12,6 +12,9 @@ package struct StateWaiters: Sendable {
 
     package init() {}
 
+    /// Threads registered now (each is gone once woken or timed out).
+    package var count: Int { waiting.count }
+
     fileprivate mutating func add() -> DispatchSemaphore {
         let wakeUp = DispatchSemaphore(value: 0)
         waiting.append(wakeUp)
