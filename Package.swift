@@ -102,7 +102,7 @@ let package = Package(
         // The kiosk soak (scripts/soak.sh): N virtual taps in one process, resources sampled.
         .executableTarget(
             name: "nfctap-soak",
-            dependencies: ["NFCTapKit", "CoreNFCLinux", "NDEF", "TagEmulation",
+            dependencies: ["NFCTapKit", "CoreNFCLinux", "NDEF", "ReaderCore", "TagEmulation",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/nfctap-soak"

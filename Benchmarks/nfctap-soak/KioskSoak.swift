@@ -3,6 +3,8 @@ import Foundation
 import Logging
 import NDEF
 import NFCTapKit
+import ReaderCore
+import Synchronization
 import TagEmulation
 
 /// `nfctap-soak N` (scripts/soak.sh): the kiosk's runner under N virtual taps in this
@@ -159,47 +161,43 @@ final class SoakTags {
 
 /// The runner's events, counted, with waits for the soak's steps. The deadline only keeps a
 /// broken build from hanging the run.
-// @unchecked: the counts are behind `condition` (a condition variable: the waits sleep on it, which
-// a Mutex cannot).
-final class SoakEvents: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var readers: Set<String> = []
-    private var taps = 0
-    private var failed = 0
+final class SoakEvents: Sendable {
+    private let counts = Mutex(Counts())
+
+    private struct Counts: WaitableState {
+        var readers: Set<String> = []
+        var taps = 0
+        var failed = 0
+        /// Threads waiting for a count.
+        var waiters = StateWaiters()
+    }
 
     var record: @Sendable (KioskEvent) -> Void {
         { [self] event in
-            condition.lock()
-            defer { condition.broadcast(); condition.unlock() }
-            switch event {
-            case let .readerAdded(name): readers.insert(name)
-            case let .readerRemoved(name): readers.remove(name)
-            case let .tap(_, _, succeeded, _):
-                taps += 1
-                if !succeeded { failed += 1 }
-            default: break
+            counts.change { counts in
+                switch event {
+                case let .readerAdded(name): counts.readers.insert(name)
+                case let .readerRemoved(name): counts.readers.remove(name)
+                case let .tap(_, _, succeeded, _):
+                    counts.taps += 1
+                    if !succeeded { counts.failed += 1 }
+                default: break
+                }
             }
         }
     }
 
-    var tapCount: Int { condition.withLock { taps } }
-    var failedTaps: Int { condition.withLock { failed } }
+    /// How long a wait lasts at most.
+    private var deadline: DispatchTime { .now() + 30 }
+
+    var tapCount: Int { counts.withLock { $0.taps } }
+    var failedTaps: Int { counts.withLock { $0.failed } }
 
     func waitForTap(after count: Int) -> Bool {
-        wait { self.taps > count }
+        counts.wait(until: deadline) { $0.taps > count }
     }
 
     func waitForReaders(_ names: [String]) -> Bool {
-        wait { names.allSatisfy(self.readers.contains) }
-    }
-
-    private func wait(_ done: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(30)
-        condition.lock()
-        defer { condition.unlock() }
-        while !done() {
-            if !condition.wait(until: deadline) { return done() }
-        }
-        return true
+        counts.wait(until: deadline) { counts in names.allSatisfy(counts.readers.contains) }
     }
 }

@@ -11,14 +11,19 @@ import Synchronization
 /// reader of a backend kind: an exchange abandoned after its deadline keeps that one thread until
 /// the driver returns, and later work for the reader waits behind it instead of starting another
 /// thread. Threads stay bounded by the number of readers.
-// @unchecked: `work` and `thread` are touched only with `condition` locked (a Mutex cannot wait).
-public final class ReaderLane: @unchecked Sendable {
+public final class ReaderLane: Sendable {
     public let readerName: String
-    /// Work queued for the lane's thread, in order; guarded by `condition`.
-    private let condition = NSCondition()
-    private var work: [@Sendable () -> Void] = []
-    private var thread: Thread?
+    /// Work queued for the lane's thread, in order, and whether that thread was started.
+    private let queue = Mutex(Queue())
+    /// Signalled once per item queued: the thread takes one item per wait, so the count never
+    /// exceeds the queue's length and no item is missed.
+    private let queued = DispatchSemaphore(value: 0)
     private let threadName: String
+
+    private struct Queue {
+        var work: [@Sendable () -> Void] = []
+        var started = false
+    }
 
     private init(key: String, readerName: String) {
         self.readerName = readerName
@@ -28,24 +33,23 @@ public final class ReaderLane: @unchecked Sendable {
     /// Runs `work` after everything queued before it on this reader, on the lane's own thread
     /// (started on first use; a plain thread, so a blocked exchange never makes a thread pool grow).
     public func async(_ item: @escaping @Sendable () -> Void) {
-        condition.lock()
-        work.append(item)
-        if thread == nil {
+        let start = queue.withLock { queue in
+            queue.work.append(item)
+            defer { queue.started = true }
+            return !queue.started
+        }
+        if start {
             let thread = Thread { [self] in serve() }
             thread.name = threadName
-            self.thread = thread
             thread.start()
         }
-        condition.signal()
-        condition.unlock()
+        queued.signal()
     }
 
     private func serve() {
         while true {
-            condition.lock()
-            while work.isEmpty { condition.wait() }
-            let next = work.removeFirst()
-            condition.unlock()
+            queued.wait()
+            let next = queue.withLock { $0.work.removeFirst() }
             next()
         }
     }

@@ -22,19 +22,19 @@ public enum InjectedFault: Sendable, Equatable {
 /// Per-exchange latency, "leave the field after N exchanges" and injected faults, plus a log of
 /// every command that reached the tag. One plan is shared by a front end (PC/SC reader personality,
 /// PN532 emulator, in-process transceiver) and the test that drives it.
-// @unchecked: `stallRelease` and `_stalled` are guarded by `stallCondition`, which stalled exchanges wait on (a Mutex cannot wait).
-public final class FaultPlan: @unchecked Sendable {
+public final class FaultPlan: Sendable {
     private struct Plan {
         var latency: Duration
         var leaveFieldAfter: Int?
         var faults: [Int: InjectedFault]
         var log: [[UInt8]] = []
+        /// Exchanges blocked in a `.stall` now.
+        var stalled = 0
+        /// One semaphore per stalled exchange not yet released; `releaseStalls()` signals them all.
+        var stallWaiters: [DispatchSemaphore] = []
     }
 
     private let plan: Mutex<Plan>
-    private let stallCondition = NSCondition()
-    private var stallRelease = 0
-    private var _stalled = 0
 
     /// - Parameters:
     ///   - latency: added to every exchange (really slept), e.g. 5 ms for the benchmark.
@@ -63,28 +63,30 @@ public final class FaultPlan: @unchecked Sendable {
     public static let stallLimit: Duration = .seconds(120)
 
     /// Exchanges blocked in a `.stall` now.
-    public var stalledExchanges: Int {
-        stallCondition.lock(); defer { stallCondition.unlock() }
-        return _stalled
-    }
+    public var stalledExchanges: Int { plan.withLock { $0.stalled } }
 
     /// Ends every exchange blocked in a `.stall` now (they get no answer). Later stalls block again.
     public func releaseStalls() {
-        stallCondition.lock()
-        stallRelease += 1
-        stallCondition.broadcast()
-        stallCondition.unlock()
+        let stalled = plan.withLock { plan in
+            defer { plan.stallWaiters = [] }
+            return plan.stallWaiters
+        }
+        for waiter in stalled { waiter.signal() }
     }
 
     /// Blocks until `releaseStalls()` or `stallLimit`.
     private func stall() {
-        stallCondition.lock()
-        let entered = stallRelease
-        _stalled += 1
-        let limit = Date().addingTimeInterval(Self.stallLimit.seconds)
-        while stallRelease == entered, stallCondition.wait(until: limit) {}
-        _stalled -= 1
-        stallCondition.unlock()
+        let released = DispatchSemaphore(value: 0)
+        plan.withLock {
+            $0.stalled += 1
+            $0.stallWaiters.append(released)
+        }
+        let outcome = released.wait(timeout: .now() + Self.stallLimit.seconds)
+        plan.withLock { plan in
+            plan.stalled -= 1
+            // Timed out: no longer waiting (a release that took it meanwhile signals a semaphore nobody reads).
+            if outcome == .timedOut { plan.stallWaiters.removeAll { $0 === released } }
+        }
     }
 
     /// Number of exchanges so far.

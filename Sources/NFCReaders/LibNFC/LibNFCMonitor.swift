@@ -2,6 +2,7 @@ import Foundation
 import LibNFC
 import NFCTags
 import ReaderCore
+import Synchronization
 
 /// The libnfc backend's monitoring thread: for each device, poll for a tag while the field is
 /// empty, ping the tag while one is present (and no connection is open), reopen a lost device.
@@ -9,14 +10,18 @@ import ReaderCore
 /// Events per device: `.readerAdded` when first opened; `.tagArrived` / `.tagLeft`;
 /// `.serviceLost(.readerGone)` when an open device fails (after `.tagLeft` for its tag) and
 /// `.serviceRestored` once it is reopened.
-// @unchecked: `stopping` and `finished` are guarded by `condition`, which the thread also waits on (a Mutex cannot wait).
-final class LibNFCMonitor: ReaderMonitor, @unchecked Sendable {
+final class LibNFCMonitor: ReaderMonitor, Sendable {
     private let backend: LibNFCBackend
     private let slots: [LibNFCReaderSlot]
     private let handler: @Sendable (ReaderEvent) -> Void
-    private let condition = NSCondition()
-    private var stopping = false
-    private var finished = false
+    private let state = Mutex(State())
+
+    private struct State: WaitableState {
+        var stopping = false
+        var finished = false
+        /// Threads waiting for `stopping` or `finished`.
+        var waiters = StateWaiters()
+    }
 
     private struct DeviceState {
         var added = false
@@ -36,30 +41,24 @@ final class LibNFCMonitor: ReaderMonitor, @unchecked Sendable {
 
     /// Stops polling; returns once the handler will not be called again.
     func stop() {
-        condition.withLock { stopping = true; condition.broadcast() }
+        state.change { $0.stopping = true }
         for slot in slots { slot.abort() }
-        condition.withLock { while !finished { condition.wait() } }
+        _ = state.wait { $0.finished }
     }
 
-    private var isStopping: Bool { condition.withLock { stopping } }
+    private var isStopping: Bool { state.withLock { $0.stopping } }
 
     /// Sleeps until `deadline` or `stop()`; false when stopping.
     private func sleep(until deadline: ContinuousClock.Instant) -> Bool {
-        condition.withLock {
-            while !stopping {
-                let remaining = ContinuousClock.now.duration(to: deadline)
-                if remaining <= .zero { return true }
-                _ = condition.wait(until: Date().addingTimeInterval(remaining.timeInterval))
-            }
-            return false
-        }
+        let remaining = max(.zero, ContinuousClock.now.duration(to: deadline))
+        return !state.wait(until: .now() + remaining.timeInterval) { $0.stopping }
     }
 
     private func run() {
         // The OS thread name, so tools (and the benchmark) can find this thread's CPU time.
         try? "LibNFCMonitor".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
         var states = [DeviceState](repeating: DeviceState(), count: slots.count)
-        defer { condition.withLock { finished = true; condition.broadcast() } }
+        defer { state.change { $0.finished = true } }
         while !isStopping {
             // Without devices there is nothing to poll: sleep until stop() (no idle wakeups).
             var wake = ContinuousClock.now + (slots.isEmpty ? .seconds(86_400) : .seconds(1))

@@ -2,20 +2,25 @@ import Foundation
 import NFCTags
 import PCSC
 import ReaderCore
+import Synchronization
 
 /// The monitoring thread of `PCSCBackend`: blocks in SCardGetStatusChange on its own context,
 /// turns state changes into `ReaderEvent`s, survives pcscd restarts.
-// @unchecked: the mutable state is guarded by `condition`, which the thread also waits on (a Mutex cannot wait).
-final class PCSCMonitor: ReaderMonitor, @unchecked Sendable {
+final class PCSCMonitor: ReaderMonitor, Sendable {
     private let handler: @Sendable (ReaderEvent) -> Void
     private let retryInterval: Duration
 
-    private let condition = NSCondition()
-    // Guarded by `condition`:
-    private var context: Context?
-    private var stopping = false
-    private var finished = false
-    private var thread: Thread?
+    private let state = Mutex(State())
+
+    private struct State: WaitableState {
+        var context: Context?
+        var stopping = false
+        var finished = false
+        /// The monitor thread, to tell a `stop()` from the handler.
+        var thread: ObjectIdentifier?
+        /// Threads waiting for `stopping` or `finished`.
+        var waiters = StateWaiters()
+    }
 
     /// What the monitor has reported about one reader.
     private struct ReaderRecord {
@@ -39,10 +44,10 @@ final class PCSCMonitor: ReaderMonitor, @unchecked Sendable {
     func start(with context: Context?) {
         let thread = Thread { [self] in run(context) }
         thread.name = "PCSCMonitor"
-        condition.lock()
-        self.context = context
-        self.thread = thread
-        condition.unlock()
+        state.withLock {
+            $0.context = context
+            $0.thread = ObjectIdentifier(thread)
+        }
         thread.start()
     }
 
@@ -52,46 +57,36 @@ final class PCSCMonitor: ReaderMonitor, @unchecked Sendable {
     /// A cancel that arrives just before the thread enters SCardGetStatusChange is lost (pcsc-lite
     /// cancels only a call in progress), so it is repeated every 50 ms until the thread has ended.
     func stop() {
-        condition.lock()
-        stopping = true
-        let onMonitorThread = Thread.current === thread
-        condition.broadcast()
-        condition.unlock()
-        guard !onMonitorThread else { return }
-        condition.lock()
-        while !finished {
-            let blocked = context
-            condition.unlock()
-            try? blocked?.cancel()
-            condition.lock()
-            if !finished { _ = condition.wait(until: Date().addingTimeInterval(0.05)) }
+        let onMonitorThread = state.change { state in
+            state.stopping = true
+            return ObjectIdentifier(Thread.current) == state.thread
         }
-        condition.unlock()
+        guard !onMonitorThread else { return }
+        while true {
+            let (finished, blocked) = state.withLock { ($0.finished, $0.context) }
+            if finished { return }
+            try? blocked?.cancel()
+            _ = state.wait(until: .now() + 0.05) { $0.finished }
+        }
     }
 
-    private var isStopping: Bool {
-        condition.lock(); defer { condition.unlock() }
-        return stopping
-    }
+    private var isStopping: Bool { state.withLock { $0.stopping } }
 
     // MARK: - The thread
 
     private func run(_ first: Context?) {
         var current: Context? = first
         var readers: [String: ReaderRecord] = [:]
+        // The PnP entry as last acknowledged (pcsc-lite ≥ 2.3 keeps a reader-change counter in it).
+        var pnpState = ReaderState(reader: ReaderState.plugAndPlayReader)
         var lost = first == nil
         if lost { handler(.serviceLost(.serviceUnavailable(hint: PCSCBackend.serviceHint))) }
         while !isStopping {
             guard let ctx = current else {
                 // pcscd is gone: try again every `retryInterval` until it is back or stop().
-                condition.lock()
-                if !stopping { _ = condition.wait(until: Date().addingTimeInterval(retryInterval.timeInterval)) }
-                condition.unlock()
-                if isStopping { break }
+                if state.wait(until: .now() + retryInterval.timeInterval, for: \.stopping) { break }
                 guard let fresh = try? Context() else { continue }
-                condition.lock()
-                context = fresh
-                condition.unlock()
+                state.withLock { $0.context = fresh }
                 current = fresh
                 if lost {
                     lost = false
@@ -100,16 +95,14 @@ final class PCSCMonitor: ReaderMonitor, @unchecked Sendable {
                 continue
             }
             do {
-                try watch(ctx, &readers)
+                try watch(ctx, &readers, &pnpState)
             } catch let error as PCSCError where error == .cancelled {
                 continue  // stop() (or a stray SCardCancel): the loop condition decides
             } catch {
                 if isStopping { break }
                 if let code = error as? PCSCError, code.meansServiceGone || !ctx.isValid {
                     // The service went away: say so, then retract what was reported.
-                    condition.lock()
-                    context = nil
-                    condition.unlock()
+                    state.withLock { $0.context = nil }
                     current = nil
                     lost = true
                     handler(.serviceLost(.serviceUnavailable(hint: PCSCBackend.serviceHint)))
@@ -122,20 +115,17 @@ final class PCSCMonitor: ReaderMonitor, @unchecked Sendable {
                 }
                 // Anything else (a reader vanishing between list and wait): resynchronise from the
                 // list after a pause, so a persistent error cannot spin.
-                condition.lock()
-                if !stopping { _ = condition.wait(until: Date().addingTimeInterval(retryInterval.timeInterval)) }
-                condition.unlock()
+                _ = state.wait(until: .now() + retryInterval.timeInterval, for: \.stopping)
             }
         }
-        condition.lock()
-        context = nil
-        finished = true
-        condition.broadcast()
-        condition.unlock()
+        state.change { state in
+            state.context = nil
+            state.finished = true
+        }
     }
 
     /// Syncs the reader list, then waits for changes until an error (or cancel) ends the wait.
-    private func watch(_ ctx: Context, _ readers: inout [String: ReaderRecord]) throws {
+    private func watch(_ ctx: Context, _ readers: inout [String: ReaderRecord], _ pnpState: inout ReaderState) throws {
         try syncReaders(ctx, &readers)
         while !isStopping {
             let names = readers.keys.sorted()
@@ -156,9 +146,6 @@ final class PCSCMonitor: ReaderMonitor, @unchecked Sendable {
             if relist { try syncReaders(ctx, &readers) }
         }
     }
-
-    /// The PnP entry as last acknowledged (pcsc-lite ≥ 2.3 keeps a reader-change counter in it).
-    private var pnpState = ReaderState(reader: ReaderState.plugAndPlayReader)
 
     /// Adds and removes readers to match SCardListReaders, reporting each change.
     private func syncReaders(_ ctx: Context, _ readers: inout [String: ReaderRecord]) throws {

@@ -1,28 +1,25 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 /// A blocking queue between a session's threads and the demo's steps.
-// @unchecked: `items` is behind `condition` (a condition variable: `take` waits on it, which a
-// Mutex cannot).
-package final class DemoInbox<Element>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var items: [Element] = []
+package final class DemoInbox<Element: Sendable>: Sendable {
+    private let items = Mutex<[Element]>([])
+    /// Signalled once per item put: a `take` that gets a signal owns one item, so the count
+    /// always equals the items not yet taken.
+    private let arrived = DispatchSemaphore(value: 0)
 
     package init() {}
 
     package func put(_ item: Element) {
-        condition.lock()
-        items.append(item)
-        condition.signal()
-        condition.unlock()
+        items.withLock { $0.append(item) }
+        arrived.signal()
     }
 
     /// The oldest item, waiting until `deadline`; nil when none came.
     package func take(before deadline: Date) -> Element? {
-        condition.lock()
-        defer { condition.unlock() }
-        while items.isEmpty {
-            if !condition.wait(until: deadline) { break }
-        }
-        return items.isEmpty ? nil : items.removeFirst()
+        let timeout = DispatchTime.now() + max(0, deadline.timeIntervalSinceNow)
+        guard arrived.wait(timeout: timeout) == .success else { return nil }
+        return items.withLock { $0.removeFirst() }
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import ReaderCore
+import Synchronization
 
 /// A virtual card for vsmartcard's vpcd reader driver: a TCP client of the vpcd socket that pcscd
 /// opens (127.0.0.1:35963 for `Virtual PCD 00 00`, 35964 for `00 01`).
@@ -48,18 +50,20 @@ public final class VPCDCard: Sendable {
 }
 
 /// The vpcd connection behind a `VPCDCard`, served on its own thread.
-// @unchecked: the connection state is guarded by `condition`, which insert/remove and the worker wait on (a Mutex cannot wait).
-final class VPCDClient: @unchecked Sendable {
+final class VPCDClient: Sendable {
     let behaviour: VPCDCardBehaviour
     let host: String
     let port: UInt16
 
-    private let condition = NSCondition()
-    // Guarded by `condition`:
-    private var wanted = false
-    private var socket: VPCDSocket?
-    private var worker: Thread?
-    private var finished = true
+    private let state = Mutex(State())
+
+    private struct State: WaitableState {
+        var wanted = false
+        var socket: VPCDSocket?
+        var finished = true
+        /// Threads waiting for `wanted` or `finished`.
+        var waiters = StateWaiters()
+    }
 
     init(behaviour: VPCDCardBehaviour, host: String, port: UInt16) {
         self.behaviour = behaviour
@@ -67,38 +71,30 @@ final class VPCDClient: @unchecked Sendable {
         self.port = port
     }
 
-    var isInserted: Bool {
-        condition.lock(); defer { condition.unlock() }
-        return wanted
-    }
+    var isInserted: Bool { state.withLock { $0.wanted } }
 
     func insert() throws {
-        condition.lock()
-        if wanted { condition.unlock(); return }
+        if isInserted { return }
         // A previous worker that ended by itself (card left the field) must be fully gone.
-        while !finished { condition.wait() }
-        condition.unlock()
+        _ = state.wait { $0.finished }
 
         let first = try VPCDSocket.connect(host: host, port: port)
-        condition.lock()
-        wanted = true
-        finished = false
-        socket = first
+        state.withLock {
+            $0.wanted = true
+            $0.finished = false
+            $0.socket = first
+        }
         let thread = Thread { [self] in run(first) }
         thread.name = "VPCDCard \(host):\(port)"
-        worker = thread
-        condition.unlock()
         thread.start()
     }
 
     func remove() {
-        condition.lock()
-        wanted = false
-        socket?.shutdownBoth()
-        condition.broadcast()
-        while !finished { condition.wait() }
-        worker = nil
-        condition.unlock()
+        state.change {
+            $0.wanted = false
+            $0.socket?.shutdownBoth()
+        }
+        _ = state.wait { $0.finished }
     }
 
     // MARK: - The worker thread
@@ -110,33 +106,29 @@ final class VPCDClient: @unchecked Sendable {
         while true {
             if let sock = current {
                 let ending = serve(sock)
-                condition.lock()
-                socket = nil
-                // Close now (not at deinit: the Thread's closure still references the first socket),
-                // and under the lock so that `remove()` never shuts down a closed, reused descriptor.
-                sock.close()
-                if ending == .cardGone { wanted = false }
-                let keepGoing = wanted
-                condition.unlock()
+                let keepGoing = state.withLock { state in
+                    state.socket = nil
+                    // Close now (not at deinit: the Thread's closure still references the first socket),
+                    // and under the lock so that `remove()` never shuts down a closed, reused descriptor.
+                    sock.close()
+                    if ending == .cardGone { state.wanted = false }
+                    return state.wanted
+                }
                 current = nil
                 if !keepGoing { break }
             }
             // vpcd went away while the card is inserted: retry every 100 ms until remove().
-            condition.lock()
-            if wanted { _ = condition.wait(until: Date().addingTimeInterval(0.1)) }
-            guard wanted else { condition.unlock(); break }
-            condition.unlock()
+            if state.wait(until: .now() + 0.1, for: { !$0.wanted }) { break }
             guard let sock = try? VPCDSocket.connect(host: host, port: port) else { continue }
-            condition.lock()
-            guard wanted else { condition.unlock(); break }
-            socket = sock
-            condition.unlock()
+            let kept = state.withLock { state in
+                guard state.wanted else { return false }
+                state.socket = sock
+                return true
+            }
+            guard kept else { break }
             current = sock
         }
-        condition.lock()
-        finished = true
-        condition.broadcast()
-        condition.unlock()
+        state.change { $0.finished = true }
     }
 
     /// Answers vpcd until the connection closes (`.peerClosed`) or the card leaves (`.cardGone`).

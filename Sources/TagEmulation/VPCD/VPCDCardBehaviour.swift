@@ -1,9 +1,9 @@
 /// The card behind a `VPCDCard`: what it answers to vpcd's requests.
 ///
-/// Called on the `VPCDCard`'s thread, one call at a time. A nil ATR or a nil reply means
-/// the card is gone (the tag left the field): the client closes the connection, which pcscd
-/// sees as a removal.
-public protocol VPCDCardBehaviour: AnyObject {
+/// Called on the `VPCDCard`'s thread, one call at a time; Sendable because whoever made it keeps
+/// it too. A nil ATR or a nil reply means the card is gone (the tag left the field): the client
+/// closes the connection, which pcscd sees as a removal.
+public protocol VPCDCardBehaviour: AnyObject, Sendable {
     /// The ATR pcscd reports for the card (vpcd asks for it about every 400 ms); nil = no card.
     var atr: [UInt8]? { get }
     /// Answers one C-APDU with data + SW1 SW2; nil = no answer (the tag left).
