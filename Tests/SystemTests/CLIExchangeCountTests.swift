@@ -281,6 +281,9 @@ extension PCSCSystemTests {
             let myCard = VPCDCard(behaviour: mine, port: TestPCSCD.port0)
             try myCard.insert()
             defer { myCard.stop() }
+            // pcscd notices an inserted card at its next poll (~400 ms): `readers` lists what it sees now.
+            try TestPCSCD.waitUntilCardIsPresent(TestPCSCD.reader0)
+            try TestPCSCD.waitUntilCardIsPresent(TestPCSCD.reader1)
             // Each process's own trace shows every connection it opened: none to the other reader.
             let scan = try runCLI(["scan", "--json", "--trace", "--timeout", "20", "--reader", TestPCSCD.reader0])
             #expect(scan.status == 0, "\(scan.stderr)")
