@@ -1,6 +1,7 @@
 import Fleet
 import Foundation
 import Logging
+import Synchronization
 
 /// The kiosk's `"publish"`: a forwarder next to its output file, logging to the kiosk log.
 package enum KioskPublisher {
@@ -20,16 +21,17 @@ package enum KioskPublisher {
             }
         }
         forwarder.start()
-        monitor = ForwarderMonitor(forwarder: forwarder, interval: .seconds(30)) { status in
+        let backlog = ForwarderMonitor(forwarder: forwarder, interval: .seconds(30)) { status in
             logger.info("mqtt backlog", metadata: [
                 "state": "\(status.connection.rawValue)", "backlog": "\(status.backlogRecords)",
                 "oldest_s": "\(status.oldestUnsentAge.map { String(format: "%.1f", $0) } ?? "-")",
                 "published": "\(status.publishedSinceStart)",
             ])
         }
+        monitor.withLock { $0 = backlog }
         return forwarder
     }
 
-    /// Lives as long as the kiosk. `nonisolated(unsafe)`: set once by the kiosk's start-up thread.
-    nonisolated(unsafe) private static var monitor: ForwarderMonitor?
+    /// Lives as long as the kiosk (set once, by the kiosk's start-up thread).
+    private static let monitor = Mutex<ForwarderMonitor?>(nil)
 }

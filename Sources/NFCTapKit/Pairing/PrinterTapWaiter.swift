@@ -8,7 +8,7 @@ import ZebraPrinter
 /// through taps of other tags (each gets a line saying what it holds and the reader's red light)
 /// until a printer tag (green + beep), an unusable Zebra tag, the time limit, or `interrupt`.
 package final class PrinterTapWaiter: Sendable {
-    package enum Outcome {
+    package enum Outcome: Sendable {
         case printer(PrinterIdentity)
         /// A Zebra URL with a broken query.
         case unusable(ZebraTagError)
@@ -54,15 +54,16 @@ package final class PrinterTapWaiter: Sendable {
         state.withLock { $0.endSession = { running.invalidate(reason: .signal($0)) } }
         let deadline = configuration.timeLimit.map { ContinuousClock.now + $0 }
         let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var outcome = Outcome.ended(nil)
+        let outcome = Mutex(Outcome.ended(nil))
         Task.detached { [self] in
-            outcome = await self.run(running, deadline: deadline)
+            let result = await self.run(running, deadline: deadline)
+            outcome.withLock { $0 = result }
             done.signal()
         }
         done.wait()
         console.stopSpinner()
         if let signal = state.withLock({ $0.interruptedBy }) { return .interrupted(signal) }
-        return outcome
+        return outcome.withLock { $0 }
     }
 
     /// Ends the wait (SIGINT/SIGTERM/SIGHUP): the session is invalidated with Core NFC's 200.
