@@ -233,23 +233,12 @@ package final class DBusConnection {
 
     // MARK: Event loop
 
-    /// Runs the event loop until `done()` is true or `timeout` passes. Wraps `sd_bus_process`
-    /// and `sd_bus_wait`. Returns whether `done()` became true.
+    /// Runs the event loop until `done()` is true or `timeout` passes (`sd_bus_process`, then a
+    /// wait on the bus's descriptor). Returns whether `done()` became true.
     /// - Throws: `DBusError` when the connection fails (e.g. the bus went away).
     @discardableResult
     package func process(until done: () -> Bool, timeout: Duration) throws -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while true {
-            if done() { return true }
-            let r = sd_bus_process(bus, nil)
-            if r < 0 { throw DBusError(code: r, during: "processing the bus") }
-            if r > 0 { continue }
-            let now = clock.now
-            if now >= deadline { return done() }
-            let w = sd_bus_wait(bus, Self.microseconds(deadline - now))
-            if w < 0 && w != -EINTR { throw DBusError(code: w, during: "waiting on the bus") }
-        }
+        try process(until: done, timeout: timeout, orReadable: [])
     }
 
     /// Runs the event loop like `process(until:timeout:)`, and also returns as soon as one of
