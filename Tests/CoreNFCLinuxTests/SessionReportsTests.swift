@@ -17,6 +17,15 @@ struct SessionReportsTests {
                              slot: NFCSessionSlot())
     }
 
+    /// A read session on `backend` with no time limit; `adjust` changes the rest of its configuration.
+    static func untimedSession(on backend: VirtualReaderBackend,
+                               _ adjust: (inout NFCSessionConfiguration) -> Void = { _ in }) -> NFCNDEFReaderSession {
+        var configuration = NFCSessionConfiguration()
+        configuration.timeLimit = nil
+        adjust(&configuration)
+        return NFCNDEFReaderSession(configuration: configuration, environment: environment(backend))
+    }
+
     static func ntag213(_ uri: String, uid: [UInt8] = VirtualType2Tag.defaultUID) throws -> VirtualType2Tag {
         try VirtualType2Tag(product: .ntag213, uid: uid, ndef: try NDEFMessage(records: [.uri(uri)]).encoded())
     }
@@ -63,9 +72,7 @@ struct SessionReportsTests {
     @Test("readersAtStart: a reader plugged in later joins as .readerAdded, not in the start list")
     func laterReaderNotInStartList() async throws {
         let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
-        var configuration = NFCSessionConfiguration()
-        configuration.timeLimit = nil
-        let session = NFCNDEFReaderSession(configuration: configuration, environment: Self.environment(backend))
+        let session = Self.untimedSession(on: backend)
         var events = session.events.makeAsyncIterator()
         #expect(try await Self.next(&events) { if case let .readerAdded(r) = $0, r.name == "Virtual A" { true } else { false } })
         backend.addReader("Virtual B")
@@ -98,10 +105,7 @@ struct SessionReportsTests {
     @Test("kiosk-style session: service lost then restored arrive in order, with the backend kind, readers between")
     func serviceLostAndRestoredInOrder() async throws {
         let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
-        var configuration = NFCSessionConfiguration()
-        configuration.timeLimit = nil
-        configuration.readerRemovalEndsSession = false
-        let session = NFCNDEFReaderSession(configuration: configuration, environment: Self.environment(backend))
+        let session = Self.untimedSession(on: backend) { $0.readerRemovalEndsSession = false }
         var events = session.events.makeAsyncIterator()
         var seen: [String] = []
         func collect(until last: String) async throws {
@@ -131,9 +135,7 @@ struct SessionReportsTests {
     @Test("iOS-style session: the service-lost event comes before the end (202)")
     func serviceLostEndsIOSStyleSessionAfterTheEvent() async throws {
         let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
-        var configuration = NFCSessionConfiguration()
-        configuration.timeLimit = nil
-        let session = NFCNDEFReaderSession(configuration: configuration, environment: Self.environment(backend))
+        let session = Self.untimedSession(on: backend)
         var events = session.events.makeAsyncIterator()
         var seen: [String] = []
         var ending: NFCReaderError?
@@ -243,9 +245,7 @@ struct SessionReportsTests {
     @Test("read-only session: no connected tag is reported, the last detected tag is")
     func readOnlySessionHasNoConnectedTag() async throws {
         let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
-        var configuration = NFCSessionConfiguration()
-        configuration.timeLimit = nil
-        let session = NFCNDEFReaderSession(configuration: configuration, environment: Self.environment(backend))
+        let session = Self.untimedSession(on: backend)
         var events = session.events.makeAsyncIterator()
         let placed = backend.place(try Self.ntag213("https://example.com/r"), on: "Virtual A")
         #expect(try await Self.next(&events) { if case .tagReport = $0 { true } else { false } })
@@ -259,9 +259,7 @@ struct SessionReportsTests {
     /// Reads one tag holding `ndef` (raw NDEF bytes) in a fresh read session and returns its report.
     static func report(holding ndef: [UInt8]) async throws -> NFCTagReport? {
         let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
-        var configuration = NFCSessionConfiguration()
-        configuration.timeLimit = nil
-        let session = NFCNDEFReaderSession(configuration: configuration, environment: environment(backend))
+        let session = Self.untimedSession(on: backend)
         defer { session.invalidate() }
         var events = session.events.makeAsyncIterator()
         backend.place(try VirtualType2Tag(product: .ntag213, uid: VirtualType2Tag.defaultUID, ndef: ndef), on: "Virtual A")
