@@ -4,10 +4,15 @@
 #
 #  1. exchanges and ms per NDEF read per tag model and backend, 5 ms per exchange (nfctap-bench);
 #     1b. APDUs per command (CLI paths) and tap → callback by part, through a private pcscd + vpcd;
-#  2. nfctap vs nfcpy vs libnfc's nfc-mfultralight on the SAME emulated PN532 + NTAG213;
+#  2. library vs library: nfctap's LibNFCBackend vs nfcpy, both in-process with the device already
+#     open, on the SAME emulated PN532 + NTAG213 (nfc-mfultralight's frames and exchanges beside
+#     them, its time only in the whole-command table of section 6);
 #  3. idle CPU of a waiting reader: PC/SC (private pcscd + vpcd, no card) and libnfc (30 s);
 #  4. NDEF decode throughput, nfctap vs ndeflib, on one corpus file;
-#  5. kiosk RSS from scripts/soak.sh when it has run.
+#  5. kiosk RSS from scripts/soak.sh when it has run;
+#  6. whole command vs whole command (scripts/bench-commands.sh): start-up, one tap per process
+#     against nfc-mfultralight and an nfcpy program, peak memory, fleet stations as processes vs
+#     mosquitto_pub, and the goals table.
 #
 # Needs root only for nfcpy (a /dev/ttyUSB<n> symlink to the emulator's pty, removed on exit).
 # Python peers live in a venv under .build-bench/ (pip: nfcpy, ndeflib).
@@ -154,7 +159,11 @@ run_peer() {
     PEER_STATS="$(serve stats)"
 }
 
-echo "### 2. The same emulated PN532 + NTAG213: nfctap vs nfcpy vs libnfc's nfc-mfultralight (${LATENCY} ms per tag exchange)"
+echo "### 2. Library vs library on the same emulated PN532 + NTAG213 (${LATENCY} ms per tag exchange)"
+echo
+echo "In-process, the device already open, one tap = find the tag + connect + read its NDEF message."
+echo "nfc-mfultralight is a whole program (open, list, dump every page, close): its frames and exchanges"
+echo "are shown for the protocol, its time is compared in section 6 (whole command vs whole command)."
 echo
 log "section 2: peers on one PN532 emulator"
 start_serve "$LATENCY"
@@ -216,14 +225,16 @@ else
 fi
 stop_serve
 
-echo "| tool | PN532 frames / read | tag exchanges / read | ms / read | ms vs nfctap | frames vs nfctap | note |"
-echo "|---|---|---|---|---|---|---|"
+echo "| tool | PN532 frames / read | tag exchanges / read | ms / read (in-process) | nfctap vs it | note |"
+echo "|---|---|---|---|---|---|"
 for key in nfctap nfcpy mfu; do
-    case $key in nfctap) label="nfctap (LibNFCBackend)";; nfcpy) label="nfcpy (tty:…:pn532)";; mfu) label="nfc-mfultralight r";; esac
-    if [ -n "${MS[$key]:-}" ]; then
-        echo "| $label | $(fmt "${FRAMES[$key]}") | $(fmt "${EXCH[$key]}") | $(fmt "${MS[$key]}") | $(ratio "${MS[$key]}" "${MS[nfctap]:-0}") | $(ratio "${FRAMES[$key]}" "${FRAMES[nfctap]:-0}") | ${NOTE[$key]} |"
+    case $key in nfctap) label="nfctap (LibNFCBackend)";; nfcpy) label="nfcpy (tty:…:pn532)";; mfu) label="nfc-mfultralight r (whole program)";; esac
+    if [ -n "${MS[$key]:-}" ] && [ "$key" = mfu ]; then
+        echo "| $label | $(fmt "${FRAMES[$key]}") | $(fmt "${EXCH[$key]}") | – (section 6) | – | ${NOTE[$key]} |"
+    elif [ -n "${MS[$key]:-}" ]; then
+        echo "| $label | $(fmt "${FRAMES[$key]}") | $(fmt "${EXCH[$key]}") | $(fmt "${MS[$key]}") | $(ratio "${MS[nfctap]:-0}" "${MS[$key]}") | ${NOTE[$key]} |"
     else
-        echo "| $label | – | – | – | – | – | ${NOTE[$key]} |"
+        echo "| $label | – | – | – | – | ${NOTE[$key]} |"
     fi
 done
 echo
@@ -312,3 +323,10 @@ if [ -x scripts/soak.sh ]; then
 else
     echo "Not measured yet: scripts/soak.sh (the kiosk soak) has not landed."
 fi
+
+# ---------------------------------------------------------------------------------------------
+echo
+echo "### 6. Whole command vs whole command"
+echo
+log "section 6: whole commands (scripts/bench-commands.sh)"
+scripts/bench-commands.sh || echo "not run: scripts/bench-commands.sh failed (see stderr)"

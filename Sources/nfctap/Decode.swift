@@ -7,6 +7,7 @@ import ZebraPrinter
 /// `nfctap decode`: decodes an NDEF message given as hex, a binary file, or stdin.
 struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "decode",
         abstract: "Decode an NDEF message given as hex, a file or stdin.",
         discussion: """
             Input: the hex argument, or --file (raw binary NDEF), or else stdin. Stdin is read as hex

@@ -10,6 +10,7 @@ import ZebraPrinter
 /// `nfctap demo`: the desk flow end to end on built-in virtual tags, no hardware.
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "demo",
         abstract: "Run the desk flow end to end on built-in virtual tags (no reader needed).",
         discussion: """
             An in-process virtual reader ("\(DemoTags.readerName)") and the real sessions, tag

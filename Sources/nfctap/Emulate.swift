@@ -6,6 +6,7 @@ import TagEmulation
 
 struct Emulate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "emulate",
         abstract: "Present a virtual tag to pcscd (through vpcd) or to libnfc (as a PN532 on a pseudo-terminal).",
         discussion: """
             For trying nfctap and other PC/SC or libnfc software without hardware.

@@ -8,6 +8,7 @@ import ZebraPrinter
 /// `nfctap pair`: tap a Zebra printer's NFC tag, pair with the printer, optionally talk to it.
 struct Pair: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "pair",
         abstract: "Pair with a Zebra printer by tapping its NFC tag (Print Touch).",
         discussion: """
             Waits for a tap, reads the printer's identity from its tag and hands it to

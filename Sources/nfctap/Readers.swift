@@ -14,6 +14,7 @@ import RecordOutput
 /// a message on stderr).
 struct Readers: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "readers",
         abstract: "List the NFC readers and the tag on each.",
         discussion: """
             PC/SC readers come from pcscd; libnfc devices when named in LIBNFC_DEVICE or \

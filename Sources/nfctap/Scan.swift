@@ -5,6 +5,7 @@ import NFCTapKit
 /// `nfctap scan`: waits for a tag and prints what it holds (`--multi`: every tag until Ctrl-C).
 struct Scan: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "scan",
         abstract: "Wait for a tag and print what it holds.",
         discussion: """
             Reads one tag (any NFC Forum Type 2 or Type 4 tag; empty and non-NDEF tags are reported \

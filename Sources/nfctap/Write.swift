@@ -5,6 +5,7 @@ import NFCTapKit
 /// `nfctap write`: writes one NDEF message to the next tag, reads it back, optionally locks the tag.
 struct Write: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "write",
         abstract: "Write an NDEF message to a tag (and optionally lock it).",
         discussion: """
             Waits for one NDEF-formatted tag, writes the message (tear-safe: the length is written \

@@ -6,6 +6,7 @@ import Pairing
 /// `nfctap agent`: background tag reading for the desktop session (systemd/nfctap-agent.service).
 struct Agent: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "agent",
         abstract: "Read tags in the background and show a desktop notification per tap.",
         discussion: """
             Runs until stopped (SIGINT/SIGTERM), usually as the systemd user unit: \

@@ -4,6 +4,7 @@ import NFCTapKit
 
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "doctor",
         abstract: "Check the machine for what stops NFC readers working, and print the exact fix.",
         discussion: """
             Checks, in this order: pcscd and the CCID driver installed; the reader access rules

@@ -10,6 +10,7 @@ import ReaderCore
 /// disk before the reader confirms it.
 struct Inventory: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "inventory",
         abstract: "Record every tag tapped on the readers: one record per tap, on disk before the beep.",
         discussion: """
             Reads tags on every reader (or those matching --reader) until Ctrl-C, SIGTERM or --timeout.

@@ -10,6 +10,7 @@ import ReaderCore
 /// `nfctap kiosk`: handles every tap, for months, without a terminal (systemd/nfctap-kiosk.service).
 struct Kiosk: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "kiosk",
         abstract: "Handle every tag tapped on the readers, forever (a kiosk or a service).",
         discussion: """
             Every tag read goes to the configured action: "json" (one JSON line per tap to a file or stdout, the object `scan --json` prints), "exec" (a program with the tag as JSON on stdin and NFCTAP_* variables; no shell), or "pair" (Zebra printer tags to BlueZ, a program, or a JSON line). The action's success decides the reader's feedback: green + beep, or red.

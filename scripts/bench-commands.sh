@@ -1,0 +1,288 @@
+#!/usr/bin/env bash
+# Whole command against whole command: what a user or a script runs, one process per tap, start-up
+# included, every peer on the SAME emulated device and tag, interleaved in one invocation (run i of
+# every peer before run i+1 of any) so each ratio is a paired one. Markdown on stdout, progress on
+# stderr. Part of scripts/bench.sh; runs alone too:
+#
+#   scripts/bench-commands.sh            # 15 runs per peer and setting
+#   scripts/bench-commands.sh --quick    # 5 runs, a short fleet round (what CI prints)
+#
+# Sections: C1 start-up; C2 one tap of an NTAG213 on the emulated PN532 (libnfc pn532_uart) at 0
+# and 5 ms per tag exchange: nfctap scan --json, nfc-mfultralight r, an nfcpy program; C3 peak
+# memory; C4 fleet stations as processes vs mosquitto_pub -q 1 into one private broker; then the
+# goals table (issue 26). Figures: median and the p10–p90 spread over the runs.
+#
+# The nfctap measured is the release build the Debian package ships (NFCTAP_BIN overrides it).
+# Needs root only for nfcpy's /dev/ttyUSB<n> link (removed on exit) and the network namespace
+# that keeps the broker on loopback. Environment: BENCH_CMD_RUNS, BENCH_FLEET_STATIONS (50),
+# BENCH_FLEET_RECORDS (records per station, 400).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+ensure_swift
+ensure_packages time mosquitto mosquitto-clients libnfc-bin python3-venv
+
+QUICK=0
+[ "${1:-}" = --quick ] && QUICK=1
+RUNS="${BENCH_CMD_RUNS:-$([ "$QUICK" = 1 ] && echo 5 || echo 15)}"
+STATIONS="${BENCH_FLEET_STATIONS:-50}"
+RECORDS="${BENCH_FLEET_RECORDS:-$([ "$QUICK" = 1 ] && echo 100 || echo 400)}"
+
+OUT="$PWD/.build-bench"
+mkdir -p "$OUT"
+# nfcpy from PyPI in the venv scripts/bench.sh also uses (before the namespace: pip needs the network).
+if [ -z "${NFCTAP_BENCH_CMD_NS:-}" ]; then
+    [ -x "$OUT/venv/bin/python" ] || /usr/bin/python3 -m venv "$OUT/venv" >&2 2>/dev/null || true
+    if [ -x "$OUT/venv/bin/python" ] && ! "$OUT/venv/bin/python" -c 'import nfc' 2>/dev/null; then
+        "$OUT/venv/bin/pip" install -q nfcpy >&2 2>/dev/null || log "pip install nfcpy failed: the nfcpy rows are skipped"
+    fi
+fi
+PY=""
+"$OUT/venv/bin/python" -c 'import nfc' 2>/dev/null && PY="$OUT/venv/bin/python"
+
+# The broker and the stations talk over loopback only: a private network namespace as root.
+if [ "$(id -u)" -eq 0 ] && [ -z "${NFCTAP_BENCH_CMD_NS:-}" ]; then
+    exec env NFCTAP_BENCH_CMD_NS=1 unshare --net --mount --propagation private \
+        bash -c 'ip link set lo up; exec "$0" "$@"' "$0" "$@"
+fi
+
+RUN="$(mktemp -d /tmp/nfctap-bench-cmd.XXXXXX)"
+BENCH="${NFCTAP_BENCH_BIN:-$PWD/.build/release/nfctap-bench}"
+NFCTAP="${NFCTAP_BIN:-}"
+SERVE_PID=""
+TTY_LINK=""
+BROKER_STARTED=""
+
+cleanup() {
+    local rc=$?
+    exec 7>&- 2>/dev/null || true
+    [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null || true
+    [ -n "$TTY_LINK" ] && [ -L "$TTY_LINK" ] && rm -f "$TTY_LINK"
+    [ -n "$BROKER_STARTED" ] && stop_mosquitto >/dev/null 2>&1 || true
+    pkill -P $$ 2>/dev/null || true
+    rm -rf "$RUN"
+    exit $rc
+}
+trap cleanup EXIT INT TERM
+
+if [ -z "$NFCTAP" ]; then
+    log "building nfctap as the package ships it (scripts/package-deb.sh's flags) and nfctap-bench"
+    if declare -F release_build_nfctap >/dev/null; then
+        NFCTAP="$(release_build_nfctap)"
+    else
+        swift build -c release --product nfctap --static-swift-stdlib --scratch-path .build-deb >&2
+        NFCTAP="$(swift build -c release --static-swift-stdlib --scratch-path .build-deb --show-bin-path)/nfctap"
+    fi
+fi
+[ -x "$BENCH" ] || swift build -c release --product nfctap-bench >&2
+
+# ---- statistics over one file of numbers (one per line) ----
+# quantile FILE Q: the Q-quantile (0..1) by nearest rank.
+quantile() { sort -g "$1" | awk -v q="$2" '{ v[NR] = $1 } END { if (NR == 0) { print ""; exit } i = int(q * NR + 0.999999); if (i < 1) i = 1; if (i > NR) i = NR; print v[i] }'; }
+# summary FILE: "median (p10–p90)" with one decimal.
+summary() { local m lo hi; m="$(quantile "$1" 0.5)"; lo="$(quantile "$1" 0.1)"; hi="$(quantile "$1" 0.9)"
+    [ -n "$m" ] || { echo "–"; return; }; awk -v m="$m" -v lo="$lo" -v hi="$hi" 'BEGIN { printf "%.1f (%.1f–%.1f)", m, lo, hi }'; }
+median() { quantile "$1" 0.5; }
+# ratio A B: A / B as "1.23×" ("–" when either is missing or B is 0).
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b + 0 == 0) print "–"; else printf "%.2f×", a / b }'; }
+
+# measure NAME CMD…: runs CMD once (stdout and stderr to files), appends its wall time in ms to
+# $RUN/NAME.ms and its peak RSS in MiB to $RUN/NAME.rss; a failed run goes to $RUN/NAME.fail.
+measure() {
+    local name="$1"; shift
+    local t0 t1 status=0
+    t0="$(date +%s%N)"
+    /usr/bin/time -f '%M' -o "$RUN/$name.time" "$@" >"$RUN/$name.out" 2>"$RUN/$name.err" || status=$?
+    t1="$(date +%s%N)"
+    if [ "$status" -ne 0 ] && [ -z "${MEASURE_ANY_STATUS:-}" ]; then
+        echo "exit $status: $(tail -n 2 "$RUN/$name.err" | tr '\n' ' ')" >>"$RUN/$name.fail"
+        return 0
+    fi
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e6 }' >>"$RUN/$name.ms"
+    awk '/^[0-9]+$/ { printf "%.2f\n", $1 / 1024 }' "$RUN/$name.time" | tail -n 1 >>"$RUN/$name.rss"
+}
+fails() { [ -s "$RUN/$1.fail" ] && echo "$(wc -l <"$RUN/$1.fail") failed: $(head -n 1 "$RUN/$1.fail")" || echo ""; }
+
+# ---- the PN532 emulator in its own process (nfctap-bench serve-pn532) ----
+start_serve() {
+    rm -f "$RUN/serve.in" "$RUN/serve.out"
+    mkfifo "$RUN/serve.in"
+    "$BENCH" serve-pn532 "" "$@" <"$RUN/serve.in" >"$RUN/serve.out" &
+    SERVE_PID=$!
+    exec 7>"$RUN/serve.in"
+    local i
+    for i in $(seq 1 200); do grep -q '^path ' "$RUN/serve.out" 2>/dev/null && break; sleep 0.05; done
+    PTY="$(awk '/^path /{print $2}' "$RUN/serve.out")"
+    [ -n "$PTY" ] || { log "the PN532 emulator did not start: $(cat "$RUN/serve.out")"; exit 1; }
+}
+stop_serve() {
+    exec 7>&-
+    wait "$SERVE_PID" 2>/dev/null || true
+    SERVE_PID=""
+}
+
+mkdir -p "$RUN/shim"
+printf '#!/bin/sh\nexit 1\n' >"$RUN/shim/stty"   # keeps nfcpy at 115200 baud on the pty (bench.sh §2)
+chmod +x "$RUN/shim/stty"
+
+echo "### Whole command vs whole command"
+echo
+echo "\`scripts/bench-commands.sh$([ "$QUICK" = 1 ] && echo " --quick")\`, $(date -u +%Y-%m-%d), $(nproc) cores, $RUNS runs per peer,"
+echo "peers interleaved run by run. Each figure is the median, the p10–p90 spread in brackets; ratios"
+echo "are of medians, nfctap's figure divided by the peer's (below 1.00× nfctap is faster or smaller)."
+echo "nfctap: the release binary the Debian package ships ($(basename "$NFCTAP"), $(du -m "$NFCTAP" | cut -f1) MB)."
+echo
+
+# ---- C1: start-up ----
+log "C1: start-up"
+for i in $(seq 1 "$RUNS"); do
+    measure version-nfctap "$NFCTAP" --version
+    # nfc-list has no --version: it prints its libnfc version and usage, exit 1 (the same work).
+    command -v nfc-list >/dev/null && MEASURE_ANY_STATUS=1 measure version-nfclist nfc-list --version
+done
+echo "**C1. Process start-up** (print the version and exit)"
+echo
+echo "| command | ms | peak RSS MiB | vs nfctap |"
+echo "|---|---|---|---|"
+echo "| \`nfctap --version\` | $(summary "$RUN/version-nfctap.ms") | $(summary "$RUN/version-nfctap.rss") | 1.00× |"
+if [ -s "$RUN/version-nfclist.ms" ]; then
+    echo "| \`nfc-list --version\` (libnfc, C) | $(summary "$RUN/version-nfclist.ms") | $(summary "$RUN/version-nfclist.rss") | nfctap $(ratio "$(median "$RUN/version-nfctap.ms")" "$(median "$RUN/version-nfclist.ms")") |"
+fi
+echo
+
+# ---- C2: one tap, whole process, same emulated PN532 + NTAG213 ----
+for latency in 0 5; do
+    log "C2: one tap at $latency ms per exchange"
+    start_serve "$latency"
+    if [ -n "$PY" ] && [ "$(id -u)" -eq 0 ] && [ -z "$TTY_LINK" ]; then
+        for n in $(seq 90 99); do [ -e "/dev/ttyUSB$n" ] || { TTY_LINK="/dev/ttyUSB$n"; break; }; done
+    fi
+    [ -n "$TTY_LINK" ] && ln -sf "$PTY" "$TTY_LINK"
+    for i in $(seq 1 "$RUNS"); do
+        measure "scan-$latency" "$NFCTAP" scan --json --timeout 10 --reader "libnfc:pn532_uart:$PTY"
+        LIBNFC_DEVICE="pn532_uart:$PTY" LIBNFC_AUTO_SCAN=false measure "mfu-$latency" nfc-mfultralight r "$RUN/dump.mfd"
+        if [ -n "$TTY_LINK" ]; then
+            PATH="$RUN/shim:$PATH" PYTHONPATH="$PWD/Benchmarks/peers" measure "nfcpy-$latency" "$PY" Benchmarks/peers/nfcpy_scan.py "tty:${TTY_LINK#/dev/tty}:pn532"
+        fi
+    done
+    # Every peer must have read the tag: nfctap's JSON names its UID; nfcpy printed the message.
+    grep -q '"uid"' "$RUN/scan-$latency.out" || echo "nfctap printed no tag: $(head -c 200 "$RUN/scan-$latency.err")" >>"$RUN/scan-$latency.fail"
+    [ -n "$TTY_LINK" ] && rm -f "$TTY_LINK"
+    stop_serve
+done
+echo "**C2. One tap of an NTAG213 on the emulated PN532 (libnfc \`pn532_uart\`), whole process**"
+echo "(start-up, open the device, find the tag, read it, print, close). nfctap: \`scan --json --reader"
+echo "libnfc:pn532_uart:<pty>\`; \`nfc-mfultralight r\` dumps every page; nfcpy: \`Benchmarks/peers/nfcpy_scan.py\`"
+echo "(open, \`connect\`, \`tag.ndef\`, close)."
+echo
+echo "| per exchange | command | ms | peak RSS MiB | nfctap vs it | note |"
+echo "|---|---|---|---|---|---|"
+for latency in 0 5; do
+    ms_nfctap="$(median "$RUN/scan-$latency.ms" 2>/dev/null || true)"
+    echo "| $latency ms | \`nfctap scan --json\` | $(summary "$RUN/scan-$latency.ms") | $(summary "$RUN/scan-$latency.rss") | 1.00× | $(fails "scan-$latency") |"
+    echo "| $latency ms | \`nfc-mfultralight r\` | $(summary "$RUN/mfu-$latency.ms") | $(summary "$RUN/mfu-$latency.rss") | $(ratio "$ms_nfctap" "$(median "$RUN/mfu-$latency.ms" 2>/dev/null || true)") | $(fails "mfu-$latency") |"
+    if [ -s "$RUN/nfcpy-$latency.ms" ]; then
+        echo "| $latency ms | nfcpy $("$PY" -c 'import nfc; print(nfc.__version__)' 2>/dev/null) program | $(summary "$RUN/nfcpy-$latency.ms") | $(summary "$RUN/nfcpy-$latency.rss") | $(ratio "$ms_nfctap" "$(median "$RUN/nfcpy-$latency.ms")") | $(fails "nfcpy-$latency") |"
+    else
+        echo "| $latency ms | nfcpy program | – | – | – | not run (needs root for /dev/ttyUSB<n> and nfcpy from PyPI) $(fails "nfcpy-$latency") |"
+    fi
+done
+echo
+
+# ---- C4: fleet stations as processes vs mosquitto_pub -q 1 ----
+fleet_ms_nfctap=""; fleet_ms_pub=""; station_rss=""
+if command -v mosquitto >/dev/null && command -v mosquitto_pub >/dev/null && command -v mosquitto_sub >/dev/null; then
+    log "C4: $STATIONS station processes × $RECORDS records"
+    export NFCTAP_TEST_RUN_DIR="$RUN/broker"
+    mkdir -p "$NFCTAP_TEST_RUN_DIR"
+    . scripts/services/mosquitto.sh
+    start_mosquitto >"$RUN/broker.log" 2>&1 && BROKER_STARTED=1
+    port="$NFCTAP_MOSQUITTO_PORT"
+    total=$((STATIONS * RECORDS))
+    mkdir -p "$RUN/fleet"
+    for s in $(seq 1 "$STATIONS"); do
+        awk -v n="$RECORDS" -v s="$s" 'BEGIN { for (i = 1; i <= n; i++) printf "{\"seq\":%d,\"time\":\"2026-11-25T03:00:00.000Z\",\"uid\":\"04A1B2C3D4E5%02X\",\"type\":\"ntag213\",\"product\":\"NTAG213\",\"reader\":\"Bench Reader 00 00\",\"summary\":\"https://example.com/asset/%d\",\"duplicate\":false}\n", i, s % 256, i }' >"$RUN/fleet/records-$s.jsonl"
+    done
+    # fleet_round NAME: $STATIONS publisher processes started at once; the time until a QoS 1
+    # subscriber has every record. Appends ms to $RUN/NAME.ms, per-process peak RSS to $RUN/NAME.rss.
+    fleet_round() {
+        local name="$1" round="$2"
+        rm -f "$RUN/sub.ready"
+        mosquitto_sub -h 127.0.0.1 -p "$port" -q 1 -t "bench/$name/$round/#" -C "$total" -W 120 >/dev/null 2>"$RUN/sub.err" &
+        local sub=$!
+        sleep 0.3   # the subscription is in place before the first publish
+        local t0 t1 pids=() s
+        t0="$(date +%s%N)"
+        for s in $(seq 1 "$STATIONS"); do
+            if [ "$name" = nfctap ]; then
+                cp "$RUN/fleet/records-$s.jsonl" "$RUN/fleet/outbox-$round-$s.jsonl"
+                /usr/bin/time -f '%M' -o "$RUN/fleet/rss-$round-$s" \
+                    "$NFCTAP" fleet forward "$RUN/fleet/outbox-$round-$s.jsonl" --publish "mqtt://127.0.0.1:$port/bench/$name/$round/s$s" \
+                    >/dev/null 2>"$RUN/fleet/err-$round-$s" &
+            else
+                /usr/bin/time -f '%M' -o "$RUN/fleet/rss-$round-$s" \
+                    mosquitto_pub -h 127.0.0.1 -p "$port" -q 1 -t "bench/$name/$round/s$s" -l <"$RUN/fleet/records-$s.jsonl" \
+                    >/dev/null 2>"$RUN/fleet/err-$round-$s" &
+            fi
+            pids+=($!)
+        done
+        local status=0
+        wait "$sub" || status=$?
+        t1="$(date +%s%N)"
+        # The forwarders run until stopped; mosquitto_pub ends at the end of its input.
+        if [ "$name" = nfctap ]; then for p in "${pids[@]}"; do pkill -TERM -P "$p" 2>/dev/null || true; done; fi
+        wait "${pids[@]}" 2>/dev/null || true
+        if [ "$status" -ne 0 ]; then
+            echo "round $round: the subscriber did not get all $total records ($(cat "$RUN/sub.err"))" >>"$RUN/$name-fleet.fail"
+            return 0
+        fi
+        awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e6 }' >>"$RUN/$name-fleet.ms"
+        for s in $(seq 1 "$STATIONS"); do awk '/^[0-9]+$/ { printf "%.2f\n", $1 / 1024 }' "$RUN/fleet/rss-$round-$s" | tail -n 1; done >>"$RUN/$name-fleet.rss"
+    }
+    fleet_rounds=$([ "$QUICK" = 1 ] && echo 2 || echo 5)
+    for round in $(seq 1 "$fleet_rounds"); do
+        fleet_round nfctap "$round"
+        fleet_round pub "$round"
+    done
+    stop_mosquitto >/dev/null 2>&1 || true
+    BROKER_STARTED=""
+    rate() { awk -v t="$total" -v ms="$1" 'BEGIN { if (ms + 0 == 0) print "–"; else printf "%.0f", t / (ms / 1000) }'; }
+    fleet_ms_nfctap="$(median "$RUN/nfctap-fleet.ms" 2>/dev/null || true)"
+    fleet_ms_pub="$(median "$RUN/pub-fleet.ms" 2>/dev/null || true)"
+    station_rss="$(median "$RUN/nfctap-fleet.rss" 2>/dev/null || true)"
+    echo "**C4. $STATIONS stations = $STATIONS processes, $RECORDS records each, into one private mosquitto on 127.0.0.1**"
+    echo "(time from starting the publishers until a QoS 1 subscriber has all $total records; $fleet_rounds rounds)."
+    echo
+    echo "| publisher per station | ms for all records | records/s (median) | peak RSS per process MiB | throughput vs mosquitto_pub | note |"
+    echo "|---|---|---|---|---|---|"
+    echo "| \`nfctap fleet forward FILE --publish mqtt://…\` | $(summary "$RUN/nfctap-fleet.ms") | $(rate "$fleet_ms_nfctap") | $(summary "$RUN/nfctap-fleet.rss") | $(ratio "$fleet_ms_pub" "$fleet_ms_nfctap") | record file as outbox; $(fails nfctap-fleet) |"
+    echo "| \`mosquitto_pub -q 1 -l\` | $(summary "$RUN/pub-fleet.ms") | $(rate "$fleet_ms_pub") | $(summary "$RUN/pub-fleet.rss") | 1.00× | the broker's own client; $(fails pub-fleet) |"
+    echo
+else
+    echo "**C4. Fleet**: not run (mosquitto, mosquitto_pub or mosquitto_sub missing)."
+    echo
+fi
+
+# ---- goals (issue 26): figures beside them; a benchmark, not a test: nothing fails here ----
+goal_row() {  # what figure goal-text verdict-expression
+    local verdict="–"
+    [ -n "$2" ] && verdict="$(awk "BEGIN { print ($4) ? \"met\" : \"not met\" }")"
+    echo "| $1 | ${2:-–} | $3 | $verdict |"
+}
+v_ms="$(median "$RUN/version-nfctap.ms" 2>/dev/null || true)"
+s0="$(median "$RUN/scan-0.ms" 2>/dev/null || true)"; m0="$(median "$RUN/mfu-0.ms" 2>/dev/null || true)"
+s5="$(median "$RUN/scan-5.ms" 2>/dev/null || true)"; m5="$(median "$RUN/mfu-5.ms" 2>/dev/null || true)"
+scan_rss="$(median "$RUN/scan-0.rss" 2>/dev/null || true)"
+echo "**Goals** (each figure is a median above)"
+echo
+echo "| measure | figure | goal | |"
+echo "|---|---|---|---|"
+goal_row "\`nfctap --version\`, ms" "$v_ms" "≤ 8" "${v_ms:-99} <= 8"
+goal_row "\`scan --json\` at 0 ms/exchange, ms (nfc-mfultralight: ${m0:-–})" "$s0" "≤ nfc-mfultralight" "${s0:-1} <= ${m0:-0}"
+goal_row "\`scan --json\` at 5 ms/exchange, ms (nfc-mfultralight: ${m5:-–})" "$s5" "< nfc-mfultralight" "${s5:-1} < ${m5:-0}"
+goal_row "peak RSS of \`scan\`, MiB" "$scan_rss" "≤ 14" "${scan_rss:-99} <= 14"
+goal_row "peak RSS of a \`fleet forward\` station, MiB" "$station_rss" "≤ 12" "${station_rss:-99} <= 12"
+fleet_ratio=""
+[ -n "$fleet_ms_nfctap" ] && [ -n "$fleet_ms_pub" ] && fleet_ratio="$(awk -v a="$fleet_ms_pub" -v b="$fleet_ms_nfctap" 'BEGIN { printf "%.2f", a / b }')"
+goal_row "$STATIONS station processes, throughput ÷ mosquitto_pub's" "$fleet_ratio" "≥ 0.9" "${fleet_ratio:-0} >= 0.9"
+echo
