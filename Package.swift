@@ -24,8 +24,11 @@ let package = Package(
         // `-pthread`, a flag SwiftPM refuses with a warning on every build (Sources/CPCSCLite/include).
         .target(name: "CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
         .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
-        .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // sd-bus (libsystemd-dev) and libmosquitto (libmosquitto-dev) are opened on first use, not
+        // linked: C targets define the functions the wrappers call as forwarders (CLazyLibrary).
+        .target(name: "CLazyLibrary"),
+        .target(name: "CSDBus", dependencies: ["CLazyLibrary"]),
+        .target(name: "CMosquitto", dependencies: ["CLazyLibrary"]),
 
         // Thin typed wrappers: every C call of a library lives in one module.
         .target(name: "PCSC", dependencies: ["CPCSCLite"]),
