@@ -67,8 +67,10 @@ trap cleanup EXIT INT TERM
 
 if [ -z "$NFCTAP" ]; then
     log "building nfctap as the package ships it (scripts/package-deb.sh's flags) and nfctap-bench"
-    if declare -F release_build_nfctap >/dev/null; then
-        NFCTAP="$(release_build_nfctap)"
+    if [ -r scripts/lib/release-build.sh ]; then
+        . scripts/lib/release-build.sh
+        release_build nfctap
+        NFCTAP="$(release_bin_dir)/nfctap"
     else
         swift build -c release --product nfctap --static-swift-stdlib --scratch-path .build-deb >&2
         NFCTAP="$(swift build -c release --static-swift-stdlib --scratch-path .build-deb --show-bin-path)/nfctap"
