@@ -40,33 +40,9 @@ fi
 PY=""
 "$OUT/venv/bin/python" -c 'import nfc' 2>/dev/null && PY="$OUT/venv/bin/python"
 
-# The broker and the stations talk over loopback only: a private network namespace as root.
-if [ "$(id -u)" -eq 0 ] && [ -z "${NFCTAP_BENCH_CMD_NS:-}" ]; then
-    exec env NFCTAP_BENCH_CMD_NS=1 unshare --net --mount --propagation private \
-        bash -c 'ip link set lo up; exec "$0" "$@"' "$0" "$@"
-fi
-
-RUN="$(mktemp -d /tmp/nfctap-bench-cmd.XXXXXX)"
-BENCH="${NFCTAP_BENCH_BIN:-$PWD/.build/release/nfctap-bench}"
 NFCTAP="${NFCTAP_BIN:-}"
-SERVE_PID=""
-TTY_LINK=""
-BROKER_STARTED=""
-
-cleanup() {
-    local rc=$?
-    exec 7>&- 2>/dev/null || true
-    [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null || true
-    [ -n "$TTY_LINK" ] && [ -L "$TTY_LINK" ] && rm -f "$TTY_LINK"
-    [ -n "$BROKER_STARTED" ] && stop_mosquitto >/dev/null 2>&1 || true
-    pkill -P $$ 2>/dev/null || true
-    rm -rf "$RUN"
-    exit $rc
-}
-trap cleanup EXIT INT TERM
-
 if [ -z "$NFCTAP" ]; then
-    log "building nfctap as the package ships it (scripts/package-deb.sh's flags) and nfctap-bench"
+    log "building nfctap as the package ships it (scripts/package-deb.sh's flags)"
     if [ -r scripts/lib/release-build.sh ]; then
         . scripts/lib/release-build.sh
         release_build nfctap
@@ -76,7 +52,28 @@ if [ -z "$NFCTAP" ]; then
         NFCTAP="$(swift build -c release --static-swift-stdlib --scratch-path .build-deb --show-bin-path)/nfctap"
     fi
 fi
-[ -x "$BENCH" ] || swift build -c release --product nfctap-bench >&2
+
+# The broker and the stations talk over loopback only: a private network namespace as root.
+if [ "$(id -u)" -eq 0 ] && [ -z "${NFCTAP_BENCH_CMD_NS:-}" ]; then
+    exec env NFCTAP_BENCH_CMD_NS=1 NFCTAP_BIN="$NFCTAP" unshare --net --mount --propagation private \
+        bash -c 'ip link set lo up; exec "$0" "$@"' "$0" "$@"
+fi
+
+RUN="$(mktemp -d /tmp/nfctap-bench-cmd.XXXXXX)"
+SERVE_PID=""
+TTY_LINK=""
+BROKER_STARTED=""
+
+cleanup() {
+    local rc=$?
+    [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null || true
+    [ -n "$TTY_LINK" ] && [ -L "$TTY_LINK" ] && rm -f "$TTY_LINK"
+    [ -n "$BROKER_STARTED" ] && stop_mosquitto >/dev/null 2>&1 || true
+    pkill -P $$ 2>/dev/null || true
+    rm -rf "$RUN"
+    exit $rc
+}
+trap cleanup EXIT INT TERM
 
 # ---- statistics over one file of numbers (one per line) ----
 # quantile FILE Q: the Q-quantile (0..1) by nearest rank.
@@ -105,20 +102,18 @@ measure() {
 }
 fails() { [ -s "$RUN/$1.fail" ] && echo "$(wc -l <"$RUN/$1.fail") failed: $(head -n 1 "$RUN/$1.fail")" || echo ""; }
 
-# ---- the PN532 emulator in its own process (nfctap-bench serve-pn532) ----
+# ---- the PN532 emulator in its own process: `nfctap emulate --pn532-pty`, NTAG213 preset ----
 start_serve() {
-    rm -f "$RUN/serve.in" "$RUN/serve.out"
-    mkfifo "$RUN/serve.in"
-    "$BENCH" serve-pn532 "" "$@" <"$RUN/serve.in" >"$RUN/serve.out" &
+    rm -f "$RUN/serve.out"
+    "$NFCTAP" emulate --pn532-pty --preset ntag213 --latency "$1" >"$RUN/serve.out" 2>"$RUN/serve.err" &
     SERVE_PID=$!
-    exec 7>"$RUN/serve.in"
     local i
-    for i in $(seq 1 200); do grep -q '^path ' "$RUN/serve.out" 2>/dev/null && break; sleep 0.05; done
-    PTY="$(awk '/^path /{print $2}' "$RUN/serve.out")"
-    [ -n "$PTY" ] || { log "the PN532 emulator did not start: $(cat "$RUN/serve.out")"; exit 1; }
+    for i in $(seq 1 200); do grep -q '^pn532_uart:' "$RUN/serve.out" 2>/dev/null && break; sleep 0.05; done
+    PTY="$(sed -n 's/^pn532_uart://p' "$RUN/serve.out" | head -n 1)"
+    [ -n "$PTY" ] || { log "the PN532 emulator did not start: $(cat "$RUN/serve.out" "$RUN/serve.err")"; exit 1; }
 }
 stop_serve() {
-    exec 7>&-
+    kill -INT "$SERVE_PID" 2>/dev/null || true
     wait "$SERVE_PID" 2>/dev/null || true
     SERVE_PID=""
 }
