@@ -159,6 +159,10 @@ import Testing
         #expect(text.contains("User=nfctap"))
         #expect(text.contains("NoNewPrivileges=yes"))
         #expect(text.contains("ExecReload=/bin/kill -HUP $MAINPID"))
+        // No configuration, no start (not a restart every 2 s): the condition names ExecStart's --config.
+        #expect(text.contains("ExecStart=/usr/local/bin/nfctap kiosk --config /etc/nfctap/kiosk.json\n"))
+        #expect(text.contains("ConditionPathExists=/etc/nfctap/kiosk.json\n"))
+        #expect(text.contains("Documentation=man:nfctap-kiosk(1) man:nfctap-kiosk.json(5)"))
     }
 
     @Test(.enabled(if: haveSystemdAnalyze || SystemEnvironment.environment["NFCTAP_REQUIRE_SYSTEM"] == "1"))
