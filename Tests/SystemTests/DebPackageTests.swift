@@ -47,8 +47,9 @@ import Testing
         #expect(info.contains("pcscd"))
         #expect(info.contains("systemd | systemd-standalone-sysusers | systemd-sysusers"), "postinst runs systemd-sysusers")
         for script in ["postinst", "prerm", "postrm", "md5sums"] { #expect(info.contains(script), "\(script) missing: \(info)") }
-        // Description lines fit 80 columns.
-        for line in info.split(separator: "\n") { #expect(line.count <= 81, "\(line)") }
+        // Description lines fit 80 columns (dpkg-deb --info indents them by one more space).
+        let description = info.components(separatedBy: " Description: ").last ?? ""
+        for line in description.split(separator: "\n") { #expect(line.count <= 81, "\(line)") }
 
         let contents = try Self.dpkgDeb(["--contents", deb])
         for path in ["./usr/bin/nfctap", "./usr/lib/udev/rules.d/60-nfctap.rules",
@@ -154,7 +155,7 @@ import Testing
         }
         let kiosk = try Self.gunzip(man1.appendingPathComponent("nfctap-kiosk.1.gz").path)
         #expect(kiosk.contains("/usr/share/doc/nfctap/examples/kiosk.json"))
-        #expect(kiosk.contains("\\fBnfctap\\-kiosk.json\\fR(5)"))
+        #expect(kiosk.contains("\\fBnfctap-kiosk.json\\fR(5)"))
         // EXIT STATUS comes from the help text, one entry per code.
         let scan = try Self.gunzip(man1.appendingPathComponent("nfctap-scan.1.gz").path)
         let exitStatus = scan.components(separatedBy: ".SH EXIT STATUS\n").last?.components(separatedBy: ".SH ").first ?? ""

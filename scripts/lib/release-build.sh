@@ -12,8 +12,10 @@ NFCTAP_RELEASE_FLAGS=(
     --static-swift-stdlib
     # Hardening as Debian builds C: full RELRO (relocations read-only, BIND_NOW).
     -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
-    # No NEEDED entry for a library none of whose symbols is used (libnfc.pc's -lusb: libusb-0.1).
+    # No NEEDED entry for a library none of whose symbols is used.
     -Xlinker --as-needed
+    # No RUNPATH: every library the binary needs is in the system's library directories.
+    --disable-local-rpath
     # Build paths out of the binary's debug strings, so two checkouts build the same binary.
     -Xswiftc -file-prefix-map -Xswiftc "$PWD=."
 )
