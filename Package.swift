@@ -23,7 +23,10 @@ let package = Package(
         // pcsc-lite (libpcsclite-dev) is a C target, not a pkg-config system library: its .pc adds
         // `-pthread`, a flag SwiftPM refuses with a warning on every build (Sources/CPCSCLite/include).
         .target(name: "CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
-        .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc", providers: [.apt(["libnfc-dev"])]),
+        // No pkgConfig for libnfc: Debian's libnfc.pc lists libusb under Requires (not .private), so
+        // nfctap would link libusb-0.1 without using a symbol of it; the headers are in /usr/include
+        // and the module map links libnfc.
+        .systemLibrary(name: "CLibNFC", providers: [.apt(["libnfc-dev"])]),
         // sd-bus (libsystemd-dev) and libmosquitto (libmosquitto-dev) are opened on first use, not
         // linked: C targets define the functions the wrappers call as forwarders (CLazyLibrary).
         .target(name: "CLazyLibrary"),

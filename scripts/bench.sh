@@ -21,6 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
+. scripts/lib/release-build.sh
 ensure_swift
 
 ROUNDS="${BENCH_ROUNDS:-10}"
@@ -31,7 +32,9 @@ LATENCY="${BENCH_LATENCY_MS:-5}"
 OUT="$PWD/.build-bench"
 RUN="$(mktemp -d /tmp/nfctap-bench.XXXXXX)"
 mkdir -p "$OUT"
-BIN="$PWD/.build/release/nfctap-bench"
+# The release build the Debian package ships (scripts/lib/release-build.sh): one set of flags.
+BIN="$PWD/$NFCTAP_RELEASE_SCRATCH/release/nfctap-bench"
+NFCTAP="$PWD/$NFCTAP_RELEASE_SCRATCH/release/nfctap"
 TTY_LINK=""
 SERVE_PID=""
 PCSCD_STARTED=""
@@ -53,9 +56,9 @@ fmt() { awk -v a="$1" 'BEGIN { printf "%.2f", a }'; }
 # The value after `key` in a line of "key value key value …".
 field() { awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' <<<"$1"; }
 
-log "building nfctap-bench and nfctap (release)"
-swift build -c release --product nfctap-bench >&2
-swift build -c release --product nfctap >&2
+log "building nfctap-bench and nfctap (the release build scripts/package-deb.sh ships)"
+release_build nfctap-bench
+release_build nfctap
 
 log "Python peers: venv in $OUT/venv (nfcpy, ndeflib)"
 PY=""
@@ -90,7 +93,7 @@ echo "Minimum: the PC/SC monitor's UID read + the library's own operations on on
 echo "(generic PC/SC reader: Type 2 by 16-byte READ BINARY). write = query + write + read back."
 echo
 log "section 1b: CLI paths and tap latency through pcscd"
-NFCTAP_TEST_RUN_DIR="$RUN/section-1b" BIN="$BIN" unshare --net --mount --propagation private bash -c '
+NFCTAP_TEST_RUN_DIR="$RUN/section-1b" BIN="$BIN" NFCTAP="$NFCTAP" unshare --net --mount --propagation private bash -c '
     set -euo pipefail
     ip link set lo up
     mkdir -p /run/pcscd && mount -t tmpfs tmpfs /run/pcscd
@@ -99,7 +102,7 @@ NFCTAP_TEST_RUN_DIR="$RUN/section-1b" BIN="$BIN" unshare --net --mount --propaga
     . scripts/services/pcscd.sh
     if start_pcscd >"$NFCTAP_TEST_RUN_DIR/pcscd-start.log" 2>&1; then
         trap "stop_pcscd >/dev/null 2>&1 || true" EXIT
-        "$BIN" cli-paths "$PWD/.build/release/nfctap"
+        "$BIN" cli-paths "$NFCTAP"
         echo
         echo "**Tap → callback through pcscd + vpcd, by part** (N taps of a Type 4 tag, default session configuration)"
         echo

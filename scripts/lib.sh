@@ -1,13 +1,19 @@
 # Shared by scripts/run.sh and scripts/test.sh. Sourced, not run.
 
 # Debian packages, one list per job, in one place.
+# What the Swift toolchain itself needs on Debian 12 (swift.org's list for its Debian 12 tarball,
+# binutils for binutils-gold, plus the C++ library a --static-swift-stdlib build links).
+NFCTAP_SWIFT_PACKAGES=(
+    binutils gcc git libc6-dev libstdc++-12-dev pkg-config tzdata
+    libcurl4-openssl-dev libedit-dev libicu-dev libncurses-dev libpython3-dev libsqlite3-dev
+    libxml2-dev uuid-dev
+)
 # What building and running nfctap needs (scripts/run.sh).
 NFCTAP_RUNTIME_PACKAGES=(
     pkg-config
     libpcsclite-dev pcscd libccid     # PC/SC: build, daemon, USB CCID reader driver
     libnfc-dev libnfc-bin             # libnfc: build, nfc-list
     libsystemd-dev                    # sd-bus client (BlueZ pairing)
-    procps                            # pgrep (run.sh: is pcscd running?)
     libmosquitto-dev                  # MQTT client library (fleet: --publish)
 )
 # What the tests need on top (scripts/test.sh): a private bus with a BlueZ mock, the tools that
@@ -25,6 +31,21 @@ NFCTAP_TEST_PACKAGES=(
 
 log() { printf 'nfctap: %s\n' "$*" >&2; }
 
+# The sbin directories are not on a normal user's PATH, but the scripts run their tools
+# (pcscd, mosquitto, ip, udevadm) as that user too.
+case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH="$PATH:/usr/sbin" ;; esac
+case ":$PATH:" in *:/sbin:*) ;; *) PATH="$PATH:/sbin" ;; esac
+export PATH
+
+# True when a process named NAME runs (from /proc: needs no procps, which may not be installed yet).
+process_running() {
+    local comm
+    for comm in /proc/[0-9]*/comm; do
+        [ "$(cat "$comm" 2>/dev/null)" = "$1" ] && return 0
+    done
+    return 1
+}
+
 # Installs the named Debian packages that are missing: `apt-get update` once, then `apt-get install -y`.
 ensure_packages() {
     local missing=()
@@ -36,7 +57,7 @@ ensure_packages() {
         [ "$(id -u)" -eq 0 ] || sudo="sudo"
         log "installing Debian packages: ${missing[*]}"
         $sudo apt-get update -qq
-        local broker_before; broker_before="$(pgrep -x mosquitto || true)"
+        local broker_before=""; if process_running mosquitto; then broker_before=1; fi
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
         case " ${missing[*]} " in *" mosquitto "*) stop_broker_started_by_install "$broker_before" ;; esac
     fi
@@ -48,7 +69,7 @@ ensure_packages() {
 stop_broker_started_by_install() {
     local before="$1" sudo=""
     [ -z "$before" ] || return 0
-    pgrep -x mosquitto >/dev/null || return 0
+    process_running mosquitto || return 0
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     log "stopping the system mosquitto that its package installation started"
     if [ -d /run/systemd/system ]; then
@@ -59,8 +80,10 @@ stop_broker_started_by_install() {
     if [ -s /run/mosquitto/mosquitto.pid ]; then $sudo kill "$(cat /run/mosquitto/mosquitto.pid)" 2>/dev/null || true; fi
 }
 
-# Puts Swift on PATH (the toolchain lives at /opt/swift on the project's machines).
+# Puts Swift on PATH (the toolchain lives at /opt/swift on the project's machines), with the
+# Debian packages the toolchain needs installed first.
 ensure_swift() {
+    ensure_packages "${NFCTAP_SWIFT_PACKAGES[@]}"
     if ! command -v swift >/dev/null 2>&1; then
         for d in /opt/swift/usr/bin /opt/swift/bin; do
             [ -x "$d/swift" ] && export PATH="$d:$PATH"

@@ -1,118 +1,135 @@
 #!/usr/bin/env bash
 # Builds the Debian package: dist/nfctap_<version>_<arch>.deb, with Debian's own tools only
-# (dpkg-deb, dpkg-shlibdeps). Install it with `apt install ./dist/nfctap_*.deb` (as root).
+# (dpkg-deb, dpkg-shlibdeps), then checks it with `lintian --pedantic` (no error or warning may
+# remain). Install it with `apt install ./dist/nfctap_*.deb` (as root).
 #
-#   scripts/package-deb.sh [--binary PATH] [--output DIR]
+#   scripts/package-deb.sh [--binary PATH] [--output DIR] [--lintian | --no-lintian]
 #
-# Without --binary it builds nfctap in release mode with the Swift runtime linked in
-# (--static-swift-stdlib, in .build-deb/), so the package needs no Swift on the target machine;
-# --binary packages an nfctap already built (the tests pass their debug build).
+# Without --binary it builds nfctap as scripts/lib/release-build.sh defines the release build
+# (the binary scripts/bench.sh measures: Swift runtime linked in, hardened, no unused library) and
+# checks the libraries it links against packaging/release-libraries.txt. --binary packages an
+# nfctap already built (the tests pass their debug build); lintian then runs only with --lintian.
+#
+# The version is CHANGELOG.md's (scripts/lib/changelog.py), and the binary must print the same.
+# The package is reproducible: file times are SOURCE_DATE_EPOCH (default: the last commit's
+# time), owners root, the archive sorted, so two builds of one binary are byte-identical.
 #
 # The package holds:
 #   /usr/bin/nfctap
 #   /usr/lib/udev/rules.d/60-nfctap.rules           (udev/: reader access for plugdev and the seat)
-#   /usr/lib/modprobe.d/nfctap-blacklist.conf       (udev/: keeps the kernel's NFC stack off readers)
 #   /usr/lib/systemd/system/nfctap-kiosk.service    (systemd/, ExecStart=/usr/bin/nfctap)
 #   /usr/lib/sysusers.d/nfctap.conf                 (the kiosk's system user, groups plugdev, dialout)
-#   /usr/share/man/man1/nfctap*.1.gz                (generated from the command definitions)
+#   /usr/share/man/man1/nfctap*.1.gz, man5/nfctap-kiosk.json.5.gz  (scripts/lib/manpages.py)
 #   bash, zsh and fish completions                  (generated: nfctap --generate-completion-script)
-#   /usr/share/doc/nfctap/{copyright,changelog.gz,examples/kiosk.json}
+#   /usr/share/doc/nfctap/{README.md,docs/,examples/kiosk.json,copyright,changelog.gz}
+# No modprobe blacklist: libnfc6, a dependency, ships /etc/modprobe.d/blacklist-libnfc.conf with
+# the same three modules (the build fails if libnfc6 ever stops being a dependency).
 # Nothing goes to /etc, so removing the package removes every file it brought. The maintainer
-# scripts reload udev, create the user and reload systemd only where those are running (not in a
-# chroot or a container without them). The nfctap user stays after removal, as Debian does with
-# system users (files it wrote may still exist).
-#
-# Man pages: swift-argument-parser's `generate-manual` plugin needs a SwiftPM build of its own
-# inside the package's build directory (whose lock `swift test` holds, so the test suite could not
-# run it); it renders the same data `nfctap --experimental-dump-help` prints, which
-# scripts/lib/manpages.py turns into man(7) pages here.
+# scripts (packaging/deb/) make the user with systemd-sysusers, reload udev and systemd where they
+# run, stop the kiosk on removal and restart a running kiosk after an upgrade (deb-systemd-invoke).
+# The nfctap user stays after removal, as Debian does with system users.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
+. scripts/lib/release-build.sh
 
-binary="" output="dist"
+# The package's maintainer, in one place (control and changelog). nfctap.dev is the project's
+# contact domain; change it here when the package is maintained elsewhere.
+NFCTAP_MAINTAINER="nfctap maintainers <maintainers@nfctap.dev>"
+
+binary="" output="dist" lintian=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --binary) binary="${2:?--binary needs a path}"; shift 2 ;;
         --output) output="${2:?--output needs a directory}"; shift 2 ;;
+        --lintian) lintian=1; shift ;;
+        --no-lintian) lintian=0; shift ;;
         -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) log "package-deb: unknown argument $1 (see --help)"; exit 64 ;;
     esac
 done
 
-for tool in dpkg-deb dpkg-shlibdeps python3 gzip strip; do
+for tool in dpkg-deb dpkg-shlibdeps python3 gzip strip readelf; do
     command -v "$tool" >/dev/null 2>&1 || ensure_packages dpkg-dev python3 gzip binutils
 done
 
 if [ -z "$binary" ]; then
     ensure_packages "${NFCTAP_RUNTIME_PACKAGES[@]}"
     ensure_swift
-    log "building nfctap (release, Swift runtime linked in)"
-    swift build -c release --product nfctap --static-swift-stdlib --scratch-path .build-deb
-    binary="$(swift build -c release --static-swift-stdlib --scratch-path .build-deb --show-bin-path)/nfctap"
+    log "building nfctap (release build: scripts/lib/release-build.sh)"
+    release_build nfctap
+    binary="$(release_bin_dir)/nfctap"
+    check_linked_libraries "$binary"
+    : "${lintian:=1}"
 fi
 [ -x "$binary" ] || { log "package-deb: $binary is not an executable"; exit 1; }
 
-version="$("$binary" --version)"
+version="$(python3 scripts/lib/changelog.py version)"
+binary_version="$("$binary" --version)"
+if [ "$binary_version" != "$version" ]; then
+    log "package-deb: $binary prints version $binary_version, CHANGELOG.md says $version (rebuild it)"
+    exit 1
+fi
+if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
+    SOURCE_DATE_EPOCH="$(git log -1 --format=%ct 2>/dev/null || stat -c %Y CHANGELOG.md)"
+fi
+export SOURCE_DATE_EPOCH
 arch="$(dpkg --print-architecture)"
 work="$(mktemp -d /tmp/nfctap-deb.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 root="$work/root"
+umask 022
 
+# ---- the files, one line each ----
+doc="$root/usr/share/doc/nfctap"
 install -D -m 755 "$binary" "$root/usr/bin/nfctap"
 # Debian ships binaries stripped (the static Swift runtime's symbols alone are tens of MB).
-strip --strip-unneeded "$root/usr/bin/nfctap"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/nfctap"
 install -D -m 644 udev/60-nfctap.rules "$root/usr/lib/udev/rules.d/60-nfctap.rules"
-install -D -m 644 udev/nfctap-blacklist.conf "$root/usr/lib/modprobe.d/nfctap-blacklist.conf"
 install -d "$root/usr/lib/systemd/system"
 sed 's|/usr/local/bin/nfctap|/usr/bin/nfctap|g' systemd/nfctap-kiosk.service >"$root/usr/lib/systemd/system/nfctap-kiosk.service"
-chmod 644 "$root/usr/lib/systemd/system/nfctap-kiosk.service"
-install -d "$root/usr/lib/sysusers.d"
-cat >"$root/usr/lib/sysusers.d/nfctap.conf" <<'EOF'
-# The user nfctap-kiosk.service runs as: reader access through plugdev, serial readers through dialout.
-u nfctap - "nfctap kiosk" /nonexistent
-m nfctap plugdev
-m nfctap dialout
-EOF
+install -D -m 644 packaging/deb/sysusers.conf "$root/usr/lib/sysusers.d/nfctap.conf"
+install -D -m 644 README.md "$doc/README.md"
+install -d "$doc/docs" && install -m 644 docs/*.md "$doc/docs/"
+install -D -m 644 Examples/kiosk.json "$doc/examples/kiosk.json"
+install -m 644 packaging/deb/copyright "$doc/copyright"
+python3 scripts/lib/changelog.py debian "$NFCTAP_MAINTAINER" "$SOURCE_DATE_EPOCH" | gzip -9n >"$doc/changelog.gz"
 
 # Completions and man pages, generated from the command definitions of the binary packaged.
 install -d "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
-    "$root/usr/share/fish/vendor_completions.d" "$root/usr/share/man/man1"
-"$binary" --generate-completion-script bash >"$root/usr/share/bash-completion/completions/nfctap"
+    "$root/usr/share/fish/vendor_completions.d"
+# bash-completion sources its files: no #! line (Debian's policy for completion snippets).
+"$binary" --generate-completion-script bash | sed '1{/^#!/d}' >"$root/usr/share/bash-completion/completions/nfctap"
 "$binary" --generate-completion-script zsh >"$root/usr/share/zsh/vendor-completions/_nfctap"
 "$binary" --generate-completion-script fish >"$root/usr/share/fish/vendor_completions.d/nfctap.fish"
 "$binary" --experimental-dump-help >"$work/help.json"
-python3 scripts/lib/manpages.py "$work/help.json" "$root/usr/share/man/man1" "$version"
-gzip -9n "$root"/usr/share/man/man1/*.1
+python3 scripts/lib/manpages.py "$work/help.json" packaging/man "$root/usr/share/man" "$version"
+gzip -9n "$root"/usr/share/man/man*/*.[0-9]
 
-install -d "$root/usr/share/doc/nfctap/examples"
-install -m 644 Examples/kiosk.json "$root/usr/share/doc/nfctap/examples/kiosk.json"
-gzip -9nc CHANGELOG.md >"$root/usr/share/doc/nfctap/changelog.gz"
-cat >"$root/usr/share/doc/nfctap/copyright" <<'EOF'
-Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
-Upstream-Name: nfctap
-
-Files: *
-License: Apache-2.0
- On Debian systems the full text of the Apache License 2.0 is in
- /usr/share/common-licenses/Apache-2.0.
-EOF
-find "$root" -type d -exec chmod 755 {} +
-
+# ---- control data ----
 # Shared-library dependencies as Debian computes them (dpkg-shlibdeps wants a debian/control).
 mkdir -p "$work/src/debian"
 printf 'Source: nfctap\n\nPackage: nfctap\nArchitecture: any\n' >"$work/src/debian/control"
 shlibs="$(cd "$work/src" && dpkg-shlibdeps -O --ignore-missing-info -e"$root/usr/bin/nfctap" 2>/dev/null \
           | sed -n 's/^shlibs:Depends=//p')"
-depends="${shlibs:+$shlibs, }pcscd"
-size="$(du -sk --exclude=DEBIAN "$root" | cut -f1)"
+case "$shlibs" in
+    *libnfc6*) ;;
+    *) log "package-deb: libnfc6 is no longer a dependency, so its module blacklist is not installed: ship one"; exit 1 ;;
+esac
+# systemd-sysusers makes the user (postinst); deb-systemd-helper/-invoke are in the essential
+# init-system-helpers.
+depends="$shlibs, pcscd, systemd | systemd-standalone-sysusers | systemd-sysusers"
+
+find "$root" -type d -exec chmod 755 {} +
+find "$root" -type f ! -path "$root/usr/bin/*" -exec chmod 644 {} +
+size="$(du -sk --apparent-size "$root" | cut -f1)"
 
 install -d "$root/DEBIAN"
 cat >"$root/DEBIAN/control" <<EOF
 Package: nfctap
 Version: $version
 Architecture: $arch
-Maintainer: nfctap developers <nfctap@localhost>
+Maintainer: $NFCTAP_MAINTAINER
 Installed-Size: $size
 Depends: $depends
 Recommends: libccid
@@ -121,61 +138,31 @@ Section: utils
 Priority: optional
 Homepage: https://github.com/nfctap/nfctap
 Description: NFC tags and readers on Linux with Apple's Core NFC model
- Read, write and lock NFC Forum Type 2 and Type 4 tags through PC/SC readers (pcscd)
- or PN53x/PN532 readers (libnfc); pair Zebra printers by tapping them; run unattended
- as a kiosk service. Includes udev rules for reader access, a blacklist keeping the
- kernel's NFC modules off the readers, the kiosk systemd unit, man pages and shell
- completions.
+ Read, write and lock NFC Forum Type 2 and Type 4 tags through PC/SC
+ readers (pcscd) or PN53x/PN532 readers (libnfc); pair Zebra printers by
+ tapping them; run unattended as a kiosk service.
+ .
+ Includes udev rules for reader access, the kiosk's systemd unit and
+ system user, man pages and shell completions.
 EOF
+install -m 755 packaging/deb/postinst packaging/deb/prerm packaging/deb/postrm "$root/DEBIAN/"
+(cd "$root" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
+chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
 
-# Maintainer scripts: each step only where its daemon runs.
-cat >"$root/DEBIAN/postinst" <<'EOF'
-#!/bin/sh
-set -e
-if [ "$1" = configure ]; then
-    if command -v systemd-sysusers >/dev/null 2>&1; then
-        systemd-sysusers nfctap.conf
-    elif ! getent passwd nfctap >/dev/null; then
-        adduser --system --group --no-create-home --home /nonexistent nfctap >/dev/null
-        for g in plugdev dialout; do getent group "$g" >/dev/null && adduser nfctap "$g" >/dev/null || true; done
-    fi
-    if [ -S /run/udev/control ] && command -v udevadm >/dev/null 2>&1; then
-        udevadm control --reload || true
-        udevadm trigger --subsystem-match=usb --action=change || true
-    fi
-    if [ -d /run/systemd/system ]; then
-        systemctl daemon-reload || true
-    fi
-fi
-exit 0
-EOF
-cat >"$root/DEBIAN/prerm" <<'EOF'
-#!/bin/sh
-set -e
-if [ -d /run/systemd/system ] && [ "$1" = remove ]; then
-    systemctl stop nfctap-kiosk.service 2>/dev/null || true
-fi
-exit 0
-EOF
-cat >"$root/DEBIAN/postrm" <<'EOF'
-#!/bin/sh
-set -e
-case "$1" in
-    remove|purge)
-        if [ -S /run/udev/control ] && command -v udevadm >/dev/null 2>&1; then
-            udevadm control --reload || true
-        fi
-        if [ -d /run/systemd/system ]; then
-            systemctl daemon-reload || true
-        fi
-        ;;
-esac
-exit 0
-EOF
-chmod 755 "$root/DEBIAN/postinst" "$root/DEBIAN/prerm" "$root/DEBIAN/postrm"
-
+# Reproducible: every time stamp is SOURCE_DATE_EPOCH (dpkg-deb sorts the members, sets root
+# owners, and uses SOURCE_DATE_EPOCH for the ar headers); one compressor thread.
+find "$root" -exec touch --no-dereference --date="@$SOURCE_DATE_EPOCH" {} +
 mkdir -p "$output"
 deb="$output/nfctap_${version}_${arch}.deb"
-dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
+dpkg-deb --root-owner-group --threads-max=1 -Zxz --build "$root" "$deb" >/dev/null
 log "built $deb"
+
+if [ "${lintian:-0}" = 1 ]; then
+    command -v lintian >/dev/null 2>&1 || ensure_packages lintian
+    log "lintian --pedantic $deb"
+    if ! lintian --pedantic --fail-on error,warning "$deb" >&2; then
+        log "package-deb: lintian found errors or warnings (above)"
+        exit 1
+    fi
+fi
 printf '%s\n' "$deb"

@@ -13,11 +13,14 @@ warn_system_vpcd
 
 # pcscd is socket-activated under systemd; elsewhere (containers) start it ourselves
 # (NFCTAP_START_PCSCD=0 leaves it alone: the tests of this script use it).
-if [ "${NFCTAP_START_PCSCD:-1}" != 0 ] && ! pgrep -x pcscd >/dev/null 2>&1; then
+# (as root, or through sudo for a normal user; process_running needs no procps).
+if [ "${NFCTAP_START_PCSCD:-1}" != 0 ] && ! process_running pcscd; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
     if [ -d /run/systemd/system ]; then
-        ${SUDO:-$( [ "$(id -u)" -eq 0 ] || echo sudo )} systemctl start pcscd.socket || true
-    elif [ "$(id -u)" -eq 0 ]; then
-        pcscd >/dev/null 2>&1 || true
+        $sudo systemctl start pcscd.socket || true
+    else
+        $sudo pcscd >/dev/null 2>&1 || true
         sleep 0.5
     fi
 fi

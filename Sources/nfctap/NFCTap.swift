@@ -3,7 +3,8 @@ import NFCTapKit
 
 @main
 struct NFCTap: ParsableCommand {
-    static let version = "0.1.0"
+    /// From CHANGELOG.md, through the generated NFCTapVersion (scripts/lib/changelog.py).
+    static let version = NFCTapVersion.string
 
     static let configuration = CommandConfiguration(
         commandName: "nfctap",

@@ -80,9 +80,15 @@ import Testing
         #expect(r.status == 1)
         #expect(r.stdout.contains("[FAIL] pcscd-installed"))
         #expect(r.stdout.contains("fix: apt-get install pcscd libccid"), "as root, no sudo: \(r.stdout)")
+        #expect(r.stdout.contains("[FAIL] ccid-driver"))
+    }
+
+    @Test(.enabled(if: SystemEnvironment.isRealRoot, SystemEnvironment.needsRealRoot))
+    func missingPcscdFixSaysSudoToAUser() throws {
+        let root = try FakeRoot()
+        try root.remove("/usr/sbin/pcscd")
         let user = try doctor(root, asNobody: true)
         #expect(user.stdout.contains("fix: sudo apt-get install pcscd libccid"), "\(user.stdout)")
-        #expect(r.stdout.contains("[FAIL] ccid-driver"))
     }
 
     @Test func missingUdevRulesWarnWithTheFix() throws {
@@ -150,14 +156,20 @@ import Testing
         try root.addUSBDevice("1-1", vendor: "072f", product: "2200", bus: 1, dev: 7, nodeMode: 0o600)
         let asRoot = try doctor(root)
         #expect(asRoot.stdout.contains("[ok  ] usb-permissions: ACS ACR122U at /dev/bus/usb/001/007 is accessible"))
-        let asNobody = try doctor(root, asNobody: true)
-        #expect(asNobody.stdout.contains("[warn] usb-permissions: ACS ACR122U at /dev/bus/usb/001/007 is not accessible"),
-                "\(asNobody.stdout)\(asNobody.stderr)")
-        #expect(asNobody.stdout.contains("udev/60-nfctap.rules"))
         // An unknown USB device is not reported as a reader.
         let other = try FakeRoot()
         try other.addUSBDevice("1-2", vendor: "1d6b", product: "0002", bus: 1, dev: 1, nodeMode: 0o600)
         #expect(try doctor(other).stdout.contains("[info] usb-readers: no known USB NFC reader"))
+    }
+
+    @Test(.enabled(if: SystemEnvironment.isRealRoot, SystemEnvironment.needsRealRoot))
+    func usbReaderPermissionsOfAUser() throws {
+        let root = try FakeRoot()
+        try root.addUSBDevice("1-1", vendor: "072f", product: "2200", bus: 1, dev: 7, nodeMode: 0o600)
+        let asNobody = try doctor(root, asNobody: true)
+        #expect(asNobody.stdout.contains("[warn] usb-permissions: ACS ACR122U at /dev/bus/usb/001/007 is not accessible"),
+                "\(asNobody.stdout)\(asNobody.stderr)")
+        #expect(asNobody.stdout.contains("udev/60-nfctap.rules"))
     }
 
     @Test func libnfcDeviceMissingOrInaccessible() throws {
@@ -168,13 +180,20 @@ import Testing
         #expect(missing.stdout.contains("[FAIL] libnfc-config: libnfc device pn532_uart:/dev/ttyUSB9 (from /etc/nfc/libnfc.conf): /dev/ttyUSB9 does not exist"))
         try root.write("/dev/ttyUSB9", "", mode: 0o600)
         #expect(try doctor(root).status == 0)
+        // LIBNFC_DEVICE is checked too.
+        let env = try doctor(root, env: ["LIBNFC_DEVICE": "pn532_uart:/dev/ttyACM3"])
+        #expect(env.stdout.contains("(from LIBNFC_DEVICE): /dev/ttyACM3 does not exist"))
+    }
+
+    @Test(.enabled(if: SystemEnvironment.isRealRoot, SystemEnvironment.needsRealRoot))
+    func libnfcDeviceInaccessibleToAUser() throws {
+        let root = try FakeRoot()
+        try root.write("/etc/nfc/libnfc.conf", "device.connstring = \"pn532_uart:/dev/ttyUSB9\"\n")
+        try root.write("/dev/ttyUSB9", "", mode: 0o600)
         let nobody = try doctor(root, asNobody: true)
         #expect(nobody.status == 1)
         #expect(nobody.stdout.contains("is not accessible to this user"))
         #expect(nobody.stdout.contains("fix: sudo usermod -aG dialout $USER"), "not root: sudo")
-        // LIBNFC_DEVICE is checked too.
-        let env = try doctor(root, env: ["LIBNFC_DEVICE": "pn532_uart:/dev/ttyACM3"])
-        #expect(env.stdout.contains("(from LIBNFC_DEVICE): /dev/ttyACM3 does not exist"))
     }
 }
 

@@ -19,6 +19,18 @@ enum SystemEnvironment {
         isRunning(service) || environment["NFCTAP_REQUIRE_SYSTEM"] == "1"
     }
 
+    /// Root of the machine, not the root of a user namespace: scripts/test.sh run by a normal user
+    /// maps that user to root in a user namespace, where uid 0 may not mount an overlay of / nor
+    /// switch to another user (only one uid is mapped). From /proc/self/uid_map: the initial
+    /// namespace maps all 4294967295 ids onto themselves.
+    static let isRealRoot: Bool = {
+        guard getuid() == 0, let map = try? String(contentsOfFile: "/proc/self/uid_map", encoding: .utf8) else { return false }
+        return map.split(whereSeparator: \.isWhitespace) == ["0", "0", "4294967295"]
+    }()
+
+    /// The reason printed for a test skipped when not real root.
+    static let needsRealRoot: Comment = "needs real root (not a user namespace's): scripts/test.sh as a normal user runs the tests as the root of a user namespace"
+
     /// The package root, found from this file's path.
     static let packageRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
