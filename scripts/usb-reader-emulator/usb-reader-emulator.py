@@ -8,10 +8,11 @@ Prints `UMOCKDEV_DIR=<testbed>` then `ready` on stdout. Clients run with
 LD_PRELOAD=libumockdev-preload.so.0 and that UMOCKDEV_DIR. Profiles: see profiles.py.
   card=PORT  the card: vpcd protocol on 127.0.0.1:PORT (`nfctap emulate --vpcd 127.0.0.1:PORT`);
   chip=PTY   the PN532 behind the reader (`nfctap emulate --pn532-pty --link PTY`);
-  bcd=HEX    bcdDevice (firmware release), e.g. 0205 for an ACR122U libccid refuses.
+  bcd=HEX    bcdDevice (firmware release), e.g. 0205 for an ACR122U libccid refuses;
+  node=file|fifo  the /dev/bus/usb node (usbdevfs.py): fifo by default, file for libnfc's readers.
 
 Control channel (one command per line on the Unix socket SOCKET; answer `ok …` or `error …`):
-  list | unplug N | replug N | remove N (card out, kept out) | tap N (card may come back)
+  list | plug PROFILE[,OPTIONS] (a new reader) | unplug N | replug N | remove N (card out, kept out) | tap N (card may come back)
   stall N EP (next URB on endpoint EP, hex, ends -EPIPE) | hwerror N [COUNT]
   mute N HEXPREFIX (commands starting so never answered) | refuse N HEXPREFIX SW | clear N
   counts N (JSON of the reader's exchange counts) | reset-counts N | pid | quit
@@ -63,7 +64,6 @@ class Plugged:
         properties = ["DEVNAME", node, "DEVTYPE", "usb_device", "BUSNUM", "001", "DEVNUM", f"{devnum:03d}",
                       "PRODUCT", f"{p.vendor:x}/{p.product:x}/{p.bcd_device:x}", "TYPE", "0/0/0",
                       "MAJOR", "189", "MINOR", str(devnum - 1), "DRIVER", "usb"]
-        self.handler = DeviceHandler(self.reader, lambda: None)
         device = self.testbed.add_device("usb", name, None, attributes, properties)
         self.testbed.set_attribute_binary(device, "descriptors", p.descriptors())
         self.syspaths = [device]
@@ -78,12 +78,22 @@ class Plugged:
             props = ["DEVTYPE", "usb_interface", "INTERFACE", f"{cls}/0/0", "TYPE", "0/0/0",
                      "PRODUCT", f"{p.vendor:x}/{p.product:x}/{p.bcd_device:x}"]
             self.syspaths.append(self.testbed.add_device("usb", f"{name}/1-{self.port_number}:1.{number}", None, attrs, props))
-        self.testbed.attach_ioctl(node, self.handler.base)
-        # libusb-0.1 (libnfc) reads the descriptors from the node itself.
         path = self.testbed.get_root_dir() + node
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(p.descriptors())
+        if os.path.lexists(path):
+            os.unlink(path)
+        fifo_fd = None
+        if self.reader.node == "fifo":
+            # libusb-1.0 reads the descriptors from sysfs; the fifo carries only the poll state.
+            os.mkfifo(path)
+            fifo_fd = os.open(path, os.O_RDWR | os.O_NONBLOCK)
+        else:
+            # libusb-0.1 (libnfc) reads the descriptors from the node itself.
+            with open(path, "wb") as f:
+                f.write(p.descriptors())
+        self.handler = DeviceHandler(self.reader, lambda: None, fifo_fd)
+        self.handler._sync_poll()
+        self.testbed.attach_ioctl(node, self.handler.base)
 
     def unplug(self):
         if self.handler is None:
@@ -96,6 +106,8 @@ class Plugged:
             self.testbed.detach_ioctl(f"/dev/bus/usb/001/{self.devnum:03d}")
         except GLib.Error:
             pass
+        if self.handler.fifo_fd is not None:
+            os.close(self.handler.fifo_fd)
         self.syspaths = []
         self.handler = None
 
@@ -108,7 +120,10 @@ def parse_reader(text, index):
         profile = profile.with_bcd(int(options["bcd"], 16))
     name = options.get("name", parts[0])
     card = int(options["card"]) if "card" in options else None
-    return EmulatedReader(profile, name, card, options.get("chip")), index + 1
+    reader = EmulatedReader(profile, name, card, options.get("chip"))
+    # The node: a fifo (no busy-spin for libusb-1.0) unless a libusb-0.1 client (libnfc) must read it.
+    reader.node = options.get("node", "file" if profile.kind == "pn533" else "fifo")
+    return reader, index + 1
 
 
 class Emulator:
@@ -138,6 +153,14 @@ class Emulator:
                                            "plugged": p.handler is not None,
                                            "card": p.reader.slots[0].present}
                                        for n, p in self.plugged.items()})
+        if verb == "plug" and len(args) == 1:
+            reader, _ = parse_reader(args[0], 0)
+            if reader.name in self.plugged:
+                return f"error {reader.name} exists"
+            p = Plugged(self.testbed, reader, len(self.plugged) + 1)
+            p.plug(self._devnum())
+            self.plugged[reader.name] = p
+            return f"ok {p.devnum}"
         if verb == "quit":
             os.kill(os.getpid(), signal.SIGTERM)
             return "ok"

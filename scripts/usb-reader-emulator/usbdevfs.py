@@ -5,11 +5,18 @@ URBs: SUBMITURB keeps the client's `struct usbdevfs_urb` (56 bytes on x86-64: ty
 status@4, buffer@16, buffer_length@24, actual_length@28) and its buffer; a completed URB is handed
 back by REAPURB / REAPURBNDELAY, which write the client's URB address into the argument.
 
-No busy-spin: the node always polls writable, so libusb calls REAPURBNDELAY in a loop. An empty
-non-blocking reap is held back (1 ms, doubling to 100 ms while nothing happens) and answered at
-once when a URB completes in the meantime, so latency stays low and an idle reader costs little CPU.
+No busy-spin. libusb-1.0 polls the node for POLLOUT (the kernel's "a URB can be reaped") and then
+reaps with REAPURBNDELAY; a regular file always polls writable, so it would reap in a loop. Two modes:
+- fifo (libusb-1.0 clients: pcscd + libccid): the node is a FIFO the emulator keeps full, so it
+  polls writable only while a completed URB waits to be reaped (emptied then, refilled after);
+- file (libusb-0.1 clients: libnfc reads the descriptors from the node, so it must be a file): an
+  empty non-blocking reap is held back (1 ms, doubling to NFCTAP_USB_REAP_HOLD_MS, 20 by default)
+  and answered at once when a URB completes meanwhile. The preload serialises a client's ioctls
+  on one descriptor, so a held reap also delays that client's next submission: fine for libnfc,
+  which has one thread.
 """
 import errno
+import os
 import heapq
 import struct
 import threading
@@ -74,6 +81,7 @@ class Timers:
 
 
 TIMERS = Timers()
+MAX_HOLD = float(os.environ.get("NFCTAP_USB_REAP_HOLD_MS", "20")) / 1000
 
 
 class URB:
@@ -86,8 +94,10 @@ class URB:
 class DeviceHandler:
     """The ioctl handler of one device node. Shared by every process that opens the node."""
 
-    def __init__(self, reader, on_activity):
+    def __init__(self, reader, on_activity, fifo_fd=None):
         self.reader = reader
+        self.fifo_fd = fifo_fd   # the emulator's end of a fifo node, or None (file node)
+        self.writable = True
         self.profile = reader.profile
         self.on_activity = on_activity
         self.lock = threading.RLock()
@@ -109,6 +119,7 @@ class DeviceHandler:
         with self.lock:
             self.queued.setdefault(endpoint, []).append(data)
             self._match(endpoint)
+            self._sync_poll()
 
     def unplug(self):
         with self.lock:
@@ -121,6 +132,23 @@ class DeviceHandler:
             for key in list(self.held):
                 client, _ = self.held.pop(key)
                 client.complete(-1, errno.ENODEV)
+            self._sync_poll()
+
+    # ---- the node's poll state (fifo mode) ----
+    def _sync_poll(self):
+        if self.fifo_fd is None:
+            return
+        want = self.gone or any(self.done.values())
+        try:
+            if want:
+                while os.read(self.fifo_fd, 65536):
+                    pass
+            else:
+                while os.write(self.fifo_fd, bytes(4096)):
+                    pass
+        except BlockingIOError:
+            pass
+        self.writable = want
 
     # ---- URB bookkeeping ----
     def _match(self, endpoint):
@@ -176,7 +204,9 @@ class DeviceHandler:
         request = client.get_request() & 0xFFFFFFFF
         try:
             with self.lock:
-                return self._dispatch(client, request)
+                handled = self._dispatch(client, request)
+                self._sync_poll()
+                return handled
         except Exception as exc:  # a bug here must not hang the client
             print(f"usb-reader-emulator: ioctl 0x{request:08X}: {exc!r}", flush=True)
             client.complete(-1, errno.EIO)
@@ -234,10 +264,13 @@ class DeviceHandler:
             if self.gone:
                 client.complete(-1, errno.ENODEV)
                 return True
+            if request == REAPURBNDELAY and self.fifo_fd is not None:
+                client.complete(-1, errno.EAGAIN)
+                return True
             self.held[key] = (client, request)
             if request == REAPURBNDELAY:
                 delay = self.idle.get(key, 0.001)
-                self.idle[key] = min(delay * 2, 0.1)
+                self.idle[key] = min(delay * 2, MAX_HOLD)
                 TIMERS.call_later(delay, lambda: self._release(key, client))
             return True
         if request == DISCARDURB:
