@@ -45,6 +45,7 @@ class Faults:
         self.hw_error = 0           # next N XfrBlock/Escape answered bStatus 0x40, HW_ERROR
         self.mute = []              # APDU prefixes never answered (the bulk IN URB stays pending)
         self.refuse = {}            # APDU prefix → status word answered instead of the card's
+        self.yank = []              # APDU prefixes on which the reader is unplugged, unanswered
 
 
 class EmulatedReader:
@@ -55,6 +56,7 @@ class EmulatedReader:
         self.faults = Faults()
         self.counts = {}
         self.on_interrupt = None  # set by the USB layer: (endpoint, bytes) → None
+        self.on_yank = None       # set by the emulator: unplugs this reader (called on a new thread)
         self.chip = PN53xChipPort(chip_path) if chip_path else None
         card = VPCDCardPort(card_port, self._card_changed) if card_port else None
         self.slots = [Slot(card if i == 0 else None) for i, _ in enumerate(profile.interfaces)]
@@ -132,6 +134,12 @@ class EmulatedReader:
             if self.faults.hw_error > 0:
                 self.faults.hw_error -= 1
                 return reply(rtype, 0x40 | icc, HW_ERROR)
+            for prefix in self.faults.yank:
+                if body.startswith(prefix) and self.on_yank:
+                    self.count("yanked")
+                    self.faults.yank.remove(prefix)
+                    threading.Thread(target=self.on_yank, daemon=True).start()
+                    return None
             for prefix in self.faults.mute:
                 if body.startswith(prefix):
                     self.count("muted")

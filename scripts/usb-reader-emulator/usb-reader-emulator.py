@@ -14,7 +14,7 @@ LD_PRELOAD=libumockdev-preload.so.0 and that UMOCKDEV_DIR. Profiles: see profile
 Control channel (one command per line on the Unix socket SOCKET; answer `ok …` or `error …`):
   list | plug PROFILE[,OPTIONS] (a new reader) | unplug N | replug N | remove N (card out, kept out) | tap N (card may come back)
   stall N EP (next URB on endpoint EP, hex, ends -EPIPE) | hwerror N [COUNT]
-  mute N HEXPREFIX (commands starting so never answered) | refuse N HEXPREFIX SW | clear N
+  mute N HEXPREFIX (commands starting so never answered) | yank N HEXPREFIX (unplugged on such a command) | refuse N HEXPREFIX SW | clear N
   counts N (JSON of the reader's exchange counts) | reset-counts N | pid | quit
 """
 import argparse
@@ -186,6 +186,9 @@ class Emulator:
                 faults.hw_error = int(args[1]) if len(args) > 1 else 1
             elif verb == "mute" and len(args) == 2:
                 faults.mute.append(bytes.fromhex(args[1]))
+            elif verb == "yank" and len(args) == 2:
+                faults.yank.append(bytes.fromhex(args[1]))
+                reader.on_yank = lambda: self.command(f"unplug {reader.name}")
             elif verb == "refuse" and len(args) == 3:
                 faults.refuse[bytes.fromhex(args[1])] = bytes.fromhex(args[2])
             elif verb == "clear":
