@@ -7,7 +7,9 @@
 #  2. nfctap vs nfcpy vs libnfc's nfc-mfultralight on the SAME emulated PN532 + NTAG213;
 #  3. idle CPU of a waiting reader: PC/SC (private pcscd + vpcd, no card) and libnfc (30 s);
 #  4. NDEF decode throughput, nfctap vs ndeflib, on one corpus file;
-#  5. kiosk RSS from scripts/soak.sh when it has run.
+#  5. kiosk RSS from scripts/soak.sh when it has run;
+#  6. through the real drivers (pcscd + libccid over emulated USB readers): tap → output vs pyscard,
+#     idle CPU of scan and kiosk, CCID exchanges per profile (scripts/usb-reader-emulator/bench-real-drivers.sh).
 #
 # Needs root only for nfcpy (a /dev/ttyUSB<n> symlink to the emulator's pty, removed on exit).
 # Python peers live in a venv under .build-bench/ (pip: nfcpy, ndeflib).
@@ -312,3 +314,11 @@ if [ -x scripts/soak.sh ]; then
 else
     echo "Not measured yet: scripts/soak.sh (the kiosk soak) has not landed."
 fi
+echo
+
+# ---------------------------------------------------------------------------------------------
+echo "### 6. Through the real drivers: pcscd + libccid on readers emulated at the USB boundary"
+echo
+log "section 6: real drivers (scripts/usb-reader-emulator/bench-real-drivers.sh)"
+scripts/usb-reader-emulator/bench-real-drivers.sh "$PWD/.build/release/nfctap" "${BENCH_USB_ROUNDS:-15}" \
+    || echo "not run: section 6 failed (see stderr)"

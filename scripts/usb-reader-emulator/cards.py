@@ -23,6 +23,7 @@ class VPCDCardPort:
         self.lock = threading.Lock()
         self.conn: socket.socket | None = None
         self.refusing = False
+        self.hidden = False
         self.server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.server.bind(("127.0.0.1", port))
@@ -31,7 +32,16 @@ class VPCDCardPort:
 
     @property
     def present(self) -> bool:
-        return self.conn is not None
+        return self.conn is not None and not self.hidden
+
+    def hide(self, hidden: bool):
+        """Keeps a connected card out of the field (hidden) or brings it in: a tap at an exact
+        moment for the benchmark, without the card client's connection time."""
+        if self.hidden == hidden:
+            return
+        self.hidden = hidden
+        if self.conn is not None:
+            self.on_change(not hidden)
 
     def _accept(self):
         while True:
@@ -42,7 +52,8 @@ class VPCDCardPort:
                     conn.close()
                     continue
                 self.conn = conn
-            self.on_change(True)
+            if not self.hidden:
+                self.on_change(True)
             threading.Thread(target=self._watch, args=(conn,), daemon=True).start()
 
     def _watch(self, conn):
@@ -67,7 +78,8 @@ class VPCDCardPort:
             conn.close()
         except OSError:
             pass
-        self.on_change(False)
+        if not self.hidden:
+            self.on_change(False)
 
     def remove(self, refuse: bool):
         """Takes the card out (closes the client); with refuse, keeps it out until `allow()`."""

@@ -17,6 +17,7 @@ from smartcard.System import readers
 def main():
     wanted = sys.argv[1]
     reader = next(r for r in readers() if wanted in str(r))
+    print("waiting for a card", file=sys.stderr, flush=True)
     service = CardRequest(readers=[reader], timeout=30).waitforcard()
     service.connection.connect()
     tx = service.connection.transmit

@@ -13,6 +13,7 @@ LD_PRELOAD=libumockdev-preload.so.0 and that UMOCKDEV_DIR. Profiles: see profile
 
 Control channel (one command per line on the Unix socket SOCKET; answer `ok …` or `error …`):
   list | plug PROFILE[,OPTIONS] (a new reader) | unplug N | replug N | remove N (card out, kept out) | tap N (card may come back)
+  hide N | show N (a connected card leaves / enters the field, for timing taps)
   stall N EP (next URB on endpoint EP, hex, ends -EPIPE) | hwerror N [COUNT]
   mute N HEXPREFIX (commands starting so never answered) | yank N HEXPREFIX (unplugged on such a command) | refuse N HEXPREFIX SW | clear N
   counts N (JSON of the reader's exchange counts) | reset-counts N | pid | quit
@@ -180,6 +181,9 @@ class Emulator:
             elif verb == "tap":
                 if reader.slots[0].card:
                     reader.slots[0].card.allow()
+            elif verb in ("hide", "show"):
+                if reader.slots[0].card:
+                    reader.slots[0].card.hide(verb == "hide")
             elif verb == "stall" and len(args) == 2:
                 faults.stall.add(int(args[1], 16))
             elif verb == "hwerror":
