@@ -95,6 +95,9 @@ class Plugged:
         self.handler = DeviceHandler(self.reader, lambda: None, fifo_fd)
         self.handler._sync_poll()
         self.testbed.attach_ioctl(node, self.handler.base)
+        # Hotplug: udev's "add" for the device, then its interfaces (pcscd listens to the interfaces).
+        for syspath in self.syspaths:
+            self.testbed.uevent(syspath, "add")
 
     def unplug(self):
         if self.handler is None:
@@ -102,6 +105,7 @@ class Plugged:
         self.handler.unplug()
         # Interfaces before the device: removing the device first makes a later re-add abort.
         for syspath in reversed(self.syspaths):
+            self.testbed.uevent(syspath, "remove")
             self.testbed.remove_device(syspath)
         try:
             self.testbed.detach_ioctl(f"/dev/bus/usb/001/{self.devnum:03d}")
@@ -231,6 +235,13 @@ def serve_control(path, emulator):
 
 
 def main():
+    # The testbed's uevents (hotplug after start) go through libudev, which must see the testbed:
+    # the emulator runs under umockdev's preload too (inactive until the testbed sets UMOCKDEV_DIR).
+    preload = "libumockdev-preload.so.0"
+    if preload not in os.environ.get("LD_PRELOAD", ""):
+        os.environ["LD_PRELOAD"] = (os.environ.get("LD_PRELOAD", "") + " " + preload).strip()
+        os.environ.pop("UMOCKDEV_DIR", None)
+        os.execv(sys.executable, [sys.executable] + sys.argv)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--control", required=True)
     parser.add_argument("--reader", action="append", default=[])
