@@ -3,7 +3,7 @@ import ReaderCore
 extension SessionEngine {
     /// When a libnfc USB device named by connstring did not open while pcscd shows a reader of
     /// that kind: pcscd (libccid) has claimed the USB interface, so libnfc's driver cannot
-    /// ("Unable to claim USB interface (Device or resource busy)"; docs/tags-and-readers.md §8).
+    /// ("Unable to claim USB interface (Device or resource busy)"; docs/tags-and-readers.md §5).
     /// Names both stacks and the two ways out; nil for anything else.
     static func stackContentionHint(wanted text: String, attached: [ReaderInfo]) -> String? {
         guard text.hasPrefix("libnfc:"), let driver = text.split(separator: ":").dropFirst().first,

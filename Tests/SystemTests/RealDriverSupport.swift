@@ -6,7 +6,7 @@ import Testing
 
 /// Ring 4 (real drivers, docs/architecture.md "Test rings"): readers emulated at the USB boundary
 /// by scripts/usb-reader-emulator, driven by an unmodified pcscd + libccid and by libnfc's USB
-/// drivers (scripts/services/usbreaders.sh starts both; docs/tags-and-readers.md §8).
+/// drivers (scripts/services/usbreaders.sh starts both; docs/tags-and-readers.md §5).
 ///
 /// The test process talks to the vpcd ring's pcscd (its PCSCLITE_CSOCK_NAME), so everything here
 /// goes through processes given `USBRing.pcsc` or `USBRing.preload`: the CLI, the examples. The

@@ -1,4 +1,4 @@
-"""USB reader profiles: the descriptors an emulated reader presents (docs/tags-and-readers.md §8).
+"""USB reader profiles: the descriptors an emulated reader presents (docs/tags-and-readers.md §5).
 
 Every value is cited. CCID class descriptors come from libccid's reader descriptor dumps
 (LudovicRousseau/CCID, readers/<name>.txt: the output of its parse tool on the real reader);

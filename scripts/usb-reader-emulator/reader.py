@@ -1,5 +1,5 @@
 """What an emulated reader answers on its endpoints: CCID messages (CCID 1.1 §6) on a CCID
-interface, raw PN53x frames on a PN533 reader's vendor-class bulk pair (docs/tags-and-readers.md §8).
+interface, raw PN53x frames on a PN533 reader's vendor-class bulk pair (docs/tags-and-readers.md §5).
 
 Bulk OUT data in, response messages out (queued for the bulk IN endpoint); card events out on
 the interrupt endpoint as RDR_to_PC_NotifySlotChange `50 03` (card in) / `50 02` (card out).

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """USB-level reader emulator: readers that exist only as umockdev's fake sysfs/udev plus an ioctl
-handler, so unmodified pcscd + libccid and libnfc's USB drivers drive them (docs/tags-and-readers.md §8).
+handler, so unmodified pcscd + libccid and libnfc's USB drivers drive them (docs/tags-and-readers.md §5).
 
     usb-reader-emulator.py --control SOCKET --reader PROFILE[,card=PORT][,chip=PTY][,bcd=HEX][,name=N] …
 

@@ -1,5 +1,5 @@
 """Answers the usbdevfs ioctls a client (libusb-1.0 in libccid, libusb-0.1 in libnfc) sends to an
-emulated device node, through umockdev's ioctl handler (docs/tags-and-readers.md §8).
+emulated device node, through umockdev's ioctl handler (docs/tags-and-readers.md §5).
 
 URBs: SUBMITURB keeps the client's `struct usbdevfs_urb` (56 bytes on x86-64: type@0, endpoint@1,
 status@4, buffer@16, buffer_length@24, actual_length@28) and its buffer; a completed URB is handed

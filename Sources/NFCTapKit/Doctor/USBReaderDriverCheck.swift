@@ -2,7 +2,7 @@ import Foundation
 import NFCReaders
 import ReaderCore
 
-/// What the real drivers do with the known readers on the USB bus (docs/tags-and-readers.md §8):
+/// What the real drivers do with the known readers on the USB bus (docs/tags-and-readers.md §5):
 /// firmware libccid refuses, escape commands libccid does not pass, and a reader that pcscd holds
 /// while libnfc's USB driver is wanted for it.
 package struct USBReaderDriverCheck {
