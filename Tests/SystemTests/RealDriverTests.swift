@@ -157,8 +157,8 @@ struct RealDriverTests {
         let old = try Self.ntag213(0x46)
         let card = try profile.tap(old)
         defer { card.remove() }
-        // The reader goes at the second page write (the first carries the emptied length).
-        try USBRing.emulator("yank", profile.key, "FFD6000604")
+        // The reader goes mid-message, at the page 10 write (the first write empties the length).
+        try USBRing.emulator("yank", profile.key, "FFD6000A04")
         let long = "https://nfctap.dev/" + String(repeating: "x", count: 60)
         let r = try runCLI(["write", "--uri", long, "--timeout", "20", "--reader", profile.match], environment: USBRing.pcsc)
         #expect(r.status != 0)
@@ -212,6 +212,35 @@ struct RealDriverTests {
         let r = try runCLI(["pair", "--dry-run", "--timeout", "20", "--reader", USBProfile.utrust.match], environment: USBRing.pcsc)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.hasPrefix("would pair printer XXZFJ170700336 over Bluetooth Classic at CC:78:AB:3E:BA:E0"), "\(r.stdout)")
+    }
+
+    @Test("Core NFC sessions through libccid: single read, multi read, tag session with an APDU")
+    func coreNFCSessions() throws {
+        let single = try ExampleProcess("SingleReadExample", environment: USBRing.pcsc)
+        single.waitUntilActive()
+        let a = try USBProfile.utrust.tap(VirtualType4Tag(version: .v2, ndef: Self.message))
+        #expect(single.finish() == 0)
+        #expect(single.stdout == "URI: \(Self.uri)\n", "\(single.stderr)")
+        a.remove()
+
+        let multi = try ExampleProcess("InventoryExample", ["--time-limit", "0"], environment: USBRing.pcsc)
+        multi.waitUntilActive()
+        let b = try USBProfile.omnikey.tap(try Self.ntag213(0x61))
+        _ = multi.waitForStdout("Tag 1: ")
+        let c = try USBProfile.acr122u.tap(try Self.ntag213(0x62))
+        _ = multi.waitForStdout("Tag 2: ")
+        multi.send(SIGINT)
+        #expect(multi.finish() == 0)
+        #expect(multi.stdout == "Tag 1: URI: \(Self.uri)\nTag 2: URI: \(Self.uri)\n", "\(multi.stderr)")
+        b.remove()
+        c.remove()
+
+        let tagSession = try ExampleProcess("TagReaderExample", environment: USBRing.pcsc)
+        tagSession.waitUntilActive()
+        let d = try USBProfile.acr1252u.tap(VirtualType4Tag(version: .v2, ndef: Self.message))
+        #expect(tagSession.finish() == 0)
+        #expect(tagSession.stdout.contains("SELECT NDEF application: SW 90 00"), "\(tagSession.stdout) \(tagSession.stderr)")
+        d.remove()
     }
 
     // MARK: - libnfc's USB drivers
