@@ -98,8 +98,10 @@ struct USBProfile: CustomStringConvertible, Sendable {
                                    match: "uTrust 3700 F", portOffset: 3, personality: .identiv)
     static let ccid = [acr122u, acr1252u, omnikey, utrust]
 
-    /// Puts `tag` in this reader's field; `remove()` (or dropping it) takes it out.
+    /// Puts `tag` in this reader's field once pcscd shows the field empty (a previous card's
+    /// removal reaches it from the interrupt endpoint a moment later); `remove()` takes it out.
     func tap(_ tag: VirtualTag) throws -> USBCard {
+        try USBRing.control(["wait-empty", match])
         let reader = EmulatedPCSCReader(profile: personality, tag: tag)
         let card = VPCDCard(behaviour: reader, port: port)
         try card.insert()

@@ -48,6 +48,7 @@ class Plugged:
         self.devnum = 0
         self.syspaths = []
         self.handler = None
+        self.gone = []
 
     def plug(self, devnum):
         p = self.reader.profile
@@ -107,12 +108,10 @@ class Plugged:
         for syspath in reversed(self.syspaths):
             self.testbed.uevent(syspath, "remove")
             self.testbed.remove_device(syspath)
-        try:
-            self.testbed.detach_ioctl(f"/dev/bus/usb/001/{self.devnum:03d}")
-        except GLib.Error:
-            pass
-        if self.handler.fifo_fd is not None:
-            os.close(self.handler.fifo_fd)
+        # The node's ioctl handler stays attached, answering ENODEV as a kernel does for a device
+        # that is gone (detaching it cuts the clients' sockets, which umockdev's preload cannot
+        # survive); a replug gets a new device number and node.
+        self.gone.append(self.handler)
         self.syspaths = []
         self.handler = None
 
