@@ -10,7 +10,9 @@
 #  3. idle CPU of a waiting reader: PC/SC (private pcscd + vpcd, no card) and libnfc (30 s);
 #  4. NDEF decode throughput, nfctap vs ndeflib, on one corpus file;
 #  5. kiosk RSS from scripts/soak.sh when it has run;
-#  6. whole command vs whole command (scripts/bench-commands.sh): start-up, one tap per process
+#  6. through the real drivers (pcscd + libccid over emulated USB readers): tap → output vs pyscard,
+#     idle CPU of scan and kiosk, CCID exchanges per profile (scripts/usb-reader-emulator/bench-real-drivers.sh).
+#  7. whole command vs whole command (scripts/bench-commands.sh): start-up, one tap per process
 #     against nfc-mfultralight and an nfcpy program, peak memory, fleet stations as processes vs
 #     mosquitto_pub, and the goals table.
 #
@@ -326,10 +328,18 @@ if [ -x scripts/soak.sh ]; then
 else
     echo "Not measured yet: scripts/soak.sh (the kiosk soak) has not landed."
 fi
+echo
+
+# ---------------------------------------------------------------------------------------------
+echo "### 6. Through the real drivers: pcscd + libccid on readers emulated at the USB boundary"
+echo
+log "section 6: real drivers (scripts/usb-reader-emulator/bench-real-drivers.sh)"
+scripts/usb-reader-emulator/bench-real-drivers.sh "$PWD/.build/release/nfctap" "${BENCH_USB_ROUNDS:-15}" \
+    || echo "not run: section 6 failed (see stderr)"
 
 # ---------------------------------------------------------------------------------------------
 echo
-echo "### 6. Whole command vs whole command"
+echo "### 7. Whole command vs whole command"
 echo
-log "section 6: whole commands (scripts/bench-commands.sh)"
+log "section 7: whole commands (scripts/bench-commands.sh)"
 scripts/bench-commands.sh || echo "not run: scripts/bench-commands.sh failed (see stderr)"

@@ -27,6 +27,8 @@ NFCTAP_TEST_PACKAGES=(
     dpkg-dev                # dpkg-shlibdeps (scripts/package-deb.sh and its test)
     xdg-utils desktop-file-utils   # nfctap agent: xdg-open/xdg-mime, desktop-file-validate
     mosquitto mosquitto-clients openssl   # a private MQTT broker with a test CA (scripts/services/mosquitto.sh)
+    umockdev gir1.2-umockdev-1.0 libumockdev-dev python3-gi   # USB readers emulated for the real drivers (scripts/usb-reader-emulator)
+    python3-pyscard         # the benchmark's baseline reader (scripts/bench.sh)
 )
 
 log() { printf 'nfctap: %s\n' "$*" >&2; }

@@ -77,7 +77,10 @@ if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
         log "running unit and protocol tests"
         run_ring unit+protocol --skip SystemTests
         log "running system tests (serially: they share the daemons)"
-        run_ring system --filter SystemTests --no-parallel
+        run_ring system --filter SystemTests --skip RealDriverTests --no-parallel
+        # Ring 4: pcscd + libccid and libnfc's USB drivers on readers emulated at the USB boundary.
+        log "running real-driver tests (emulated USB readers)"
+        run_ring real-drivers --filter RealDriverTests --no-parallel
         # The kiosk under 500 virtual taps: resources flat, one line per tap (< 10 s).
         status=0
         scripts/soak.sh 500 2>&1 | tee "$NFCTAP_TEST_RUN_DIR/soak.out" || status=$?

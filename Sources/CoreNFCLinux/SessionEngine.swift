@@ -195,6 +195,7 @@ final class SessionEngine: @unchecked Sendable {
         switch filter {
         case .all: return "no usable NFC reader (attached: \(names))"
         case let .nameContains(text), let .exactName(text):
+            if let hint = stackContentionHint(wanted: text, attached: attached) { return hint }
             return "no reader matches \"\(text)\" (attached: \(names)); choose one of those names"
         case let .nameContainsAny(texts):
             return "no reader matches any of \(texts.map { "\"\($0)\"" }.joined(separator: ", ")) (attached: \(names))"
