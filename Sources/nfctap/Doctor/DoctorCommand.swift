@@ -26,6 +26,7 @@ struct Doctor: ParsableCommand {
         findings.append(ModuleBlacklistCheck().run(root))
         findings.append(KernelModuleCheck().run(root))
         findings += PCSCRuntimeCheck().run()
+        findings += PCSCVersionCheck().run(root)
         findings += USBPermissionCheck().run(root)
         findings += LibNFCConfigCheck().run(root, environment: env)
         findings.append(BlueZCheck().run())
