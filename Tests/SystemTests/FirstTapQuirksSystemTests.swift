@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+import PCSC
 import TagEmulation
 import Testing
 
@@ -28,8 +29,21 @@ extension PCSCSystemTests {
             try body()
         }
 
+        /// Waits until the renamed vpcd reader `name` holds no card (the next tag is a new tap).
+        static func waitUntilEmpty(_ name: String) throws {
+            let context = try Context()
+            for _ in 0 ..< 200 {
+                var states = [ReaderState(reader: name)]
+                try context.getStatusChange(&states, timeout: .zero)
+                if states[0].eventState.contains(.empty) { return }
+                usleep(50_000)
+            }
+            Issue.record("a card stayed in \(name)")
+        }
+
         @Test func aRefusedTransparentStartFallsBackToPageReads() throws {
-            try Self.named("HID Global OMNIKEY 5022 Smart Card Reader") {
+            let omnikey = "HID Global OMNIKEY 5022 Smart Card Reader"
+            try Self.named(omnikey) {
                 for (n, sw) in [[UInt8(0x63), 0x00], [0x6A, 0x81], [0x6D, 0x00]].enumerated() {
                     let tag = try VirtualType2Tag(product: .ntag215, uid: ScanVectors.uid(0xD0 + UInt8(n)), ndef: ScanVectors.uriMessage)
                     let reader = EmulatedPCSCReader(profile: .omnikey, tag: tag)
@@ -46,7 +60,8 @@ extension PCSCSystemTests {
                     #expect(log.filter { $0 == Self.start }.count == 1, "asked once: \(log)")
                     #expect(log.drop { $0 != Self.start }.dropFirst().allSatisfy { $0.starts(with: [0xFF, 0xB0]) },
                             "page reads after the refusal: \(log)")
-                    try TestPCSCD.waitUntilReadersAreEmpty()
+                    onReader.remove()
+                    try Self.waitUntilEmpty("\(omnikey) 00 00")
                 }
             }
         }
