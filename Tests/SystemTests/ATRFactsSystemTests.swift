@@ -1,6 +1,5 @@
 import Foundation
 import NFCTags
-import PCSC
 import TagEmulation
 import Testing
 
@@ -15,18 +14,6 @@ extension PCSCSystemTests {
         }
 
         static let ntagATRHex = TestPCSCD.ntagATR.map { String(format: "%02X", $0) }.joined()
-
-        /// `readers` and `doctor` report what is there now: waits until pcscd has seen the card.
-        static func waitUntilPresent(_ reader: String) throws {
-            let context = try Context()
-            var states = [ReaderState(reader: reader)]
-            for _ in 0 ..< 200 {
-                try context.getStatusChange(&states, timeout: .zero)
-                if states[0].eventState.contains(.present) { return }
-                usleep(50_000)
-            }
-            Issue.record("no card appeared in \(reader)")
-        }
 
         static func object(_ text: String) throws -> [String: Any] {
             try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -66,7 +53,7 @@ extension PCSCSystemTests {
         @Test func readersExplainTheATRFieldByFieldAndFromPcscToolsList() throws {
             let tag = try TagOnReader(VirtualType2Tag(product: .ntag213, uid: ScanVectors.uid(0xE2)))
             defer { tag.remove() }
-            try Self.waitUntilPresent("Virtual PCD 00 00")
+            try TestPCSCD.waitUntilCardIsPresent("Virtual PCD 00 00")
             let human = try runCLI(["readers", "--explain", "--reader", "Virtual PCD 00 00"])
             #expect(human.status == 0, "\(human.stderr)")
             #expect(human.stdout.contains("\tPC/SC storage card: RID A0 00 00 03 06 (PC/SC workgroup), standard 03 (ISO 14443 A part 3), card name 00 03 (MIFARE Ultralight / NTAG21x)"),
@@ -96,7 +83,7 @@ extension PCSCSystemTests {
             let reader = EmulatedPCSCReader(profile: .acr122u, tag: tag)
             let onReader = try TagOnReader(tag, personality: reader)
             defer { onReader.remove() }
-            try Self.waitUntilPresent("ACS ACR122U PICC Interface 00 00")
+            try TestPCSCD.waitUntilCardIsPresent("ACS ACR122U PICC Interface 00 00")
             let result = try runCLI(["doctor"])
             let ccid = try String(contentsOfFile: "/usr/lib/pcsc/drivers/ifd-ccid.bundle/Contents/Info.plist", encoding: .utf8)
             let key = try #require(ccid.range(of: "CFBundleShortVersionString"))

@@ -1,6 +1,5 @@
 import Foundation
 import NFCTags
-import PCSC
 import TagEmulation
 import Testing
 
@@ -29,18 +28,6 @@ extension PCSCSystemTests {
             try body()
         }
 
-        /// Waits until the renamed vpcd reader `name` holds no card (the next tag is a new tap).
-        static func waitUntilEmpty(_ name: String) throws {
-            let context = try Context()
-            for _ in 0 ..< 200 {
-                var states = [ReaderState(reader: name)]
-                try context.getStatusChange(&states, timeout: .zero)
-                if states[0].eventState.contains(.empty) { return }
-                usleep(50_000)
-            }
-            Issue.record("a card stayed in \(name)")
-        }
-
         @Test func aRefusedTransparentStartFallsBackToPageReads() throws {
             let omnikey = "HID Global OMNIKEY 5022 Smart Card Reader"
             try Self.named(omnikey) {
@@ -61,7 +48,7 @@ extension PCSCSystemTests {
                     #expect(log.drop { $0 != Self.start }.dropFirst().allSatisfy { $0.starts(with: [0xFF, 0xB0]) },
                             "page reads after the refusal: \(log)")
                     onReader.remove()
-                    try Self.waitUntilEmpty("\(omnikey) 00 00")
+                    try TestPCSCD.waitUntilReaderIsEmpty("\(omnikey) 00 00")
                 }
             }
         }
