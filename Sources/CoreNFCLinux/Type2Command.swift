@@ -27,11 +27,12 @@ enum Type2Command {
                 throw NFCReaderError(.readerErrorInvalidParameter, message: "FAST_READ start page \(start) is after end page \(end)")
             }
             let expected = 4 * (end - start + 1)
+            link.offerRawCommands()
             guard expected <= link.fastReadLimit else {
                 throw NFCReaderError(.readerErrorUnsupportedFeature,
                                      message: "FAST_READ of \(expected) bytes exceeds what this reader passes (\(link.fastReadLimit))")
             }
-            let reply = try link.fastRead(from: start, to: end)
+            let reply = try refusedByReader("FAST_READ", link) { try link.fastRead(from: start, to: end) }
             guard reply.count == expected else {
                 throw TagError.malformedReply("FAST_READ returned \(reply.count) bytes, expected \(expected)")
             }
@@ -42,13 +43,15 @@ enum Type2Command {
             return ack
         case 0x60:  // GET_VERSION → 8 bytes
             try requireLength(packet, 1, "GET_VERSION")
+            link.offerRawCommands()
             guard link.canSendRawCommands else {
                 throw NFCReaderError(.readerErrorUnsupportedFeature, message: "this reader cannot pass GET_VERSION")
             }
-            return try link.getVersion()
+            return try refusedByReader("GET_VERSION", link) { try link.getVersion() }
         default:
             // Any other command (READ_SIG 3C, READ_CNT 39, …) goes raw where the reader passes raw
             // frames (ACR122U direct transmit, PC/SC Part 3 transparent exchange: PseudoAPDUType2Link).
+            link.offerRawCommands()
             guard link.canSendRawCommands else {
                 throw NFCReaderError(.readerErrorUnsupportedFeature,
                                      message: "command \([code].hexString)h is not supported through this reader")
@@ -59,6 +62,17 @@ enum Type2Command {
                 throw NFCReaderError(.readerErrorUnsupportedFeature,
                                      message: "command \([code].hexString)h is not supported through this reader")
             }
+        }
+    }
+
+    /// Runs a raw command; when the reader refused its raw path meanwhile (an unknown reader
+    /// without the transparent exchange), the refusal is `readerErrorUnsupportedFeature` naming
+    /// the command and the reader's answer. A tag's own refusal stays the link's error.
+    private static func refusedByReader<T>(_ name: String, _ link: any Type2Link, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let TagError.unsupported(why) where !link.canSendRawCommands {
+            throw NFCReaderError(.readerErrorUnsupportedFeature, message: "this reader cannot pass \(name): \(why)")
         }
     }
 

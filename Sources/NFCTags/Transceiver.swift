@@ -31,9 +31,15 @@ public protocol Type2Link: AnyObject {
     /// Any raw Type 2 frame (READ_SIG `3C 00`, READ_CNT, …) without CRC, and the tag's answer.
     /// Only meaningful when `canSendRawCommands`; the default throws `.unsupported`.
     func transceiveRaw(_ frame: [UInt8]) throws -> [UInt8]
+    /// An app asked for a raw frame (Core NFC's `sendMiFareCommand`): a link that passes none yet
+    /// but may (a PC/SC reader nfctap does not know by name) starts trying its standard raw path,
+    /// which the reader may still refuse. The default does nothing.
+    func offerRawCommands()
 }
 
 extension Type2Link {
+    public func offerRawCommands() {}
+
     public func transceiveRaw(_ frame: [UInt8]) throws -> [UInt8] {
         throw TagError.unsupported("raw Type 2 commands through this link")
     }

@@ -44,6 +44,10 @@ public struct DetectedTag: Hashable, Sendable {
     /// ISO 14443-4 historical bytes (from the ATS); empty for Type 2.
     public var historicalBytes: [UInt8]
     public var presence: UInt64
+    /// ISO 14443-A ATQA (SENS_RES, 2 bytes as received) and SAK (SEL_RES), where the backend
+    /// knows them: libnfc and the virtual backend do; PC/SC readers give only the ATR.
+    public var atqa: [UInt8]?
+    public var sak: UInt8?
 
     public init(reader: ReaderInfo, technology: TagTechnology, uid: [UInt8], atr: [UInt8],
                 historicalBytes: [UInt8] = [], presence: UInt64) {

@@ -75,7 +75,7 @@ public final class FaultPlan: Sendable {
     }
 
     /// Blocks until `releaseStalls()` or `stallLimit`.
-    private func stall() {
+    func stall() {
         let released = DispatchSemaphore(value: 0)
         plan.withLock {
             $0.stalled += 1

@@ -21,11 +21,16 @@ struct Readers: ParsableCommand {
             /etc/nfc/libnfc.conf (device.connstring) or as --reader libnfc:<connstring>, listed as \
             libnfc:<connstring>. --reader lists only the readers it names (a part of several names is \
             refused, exit 3). With --json, stdout is one JSON array: [{"name", "backend", "feedback", "tag": null or \
-            {"technology", "atr", "uid"}}] (bytes as upper-case hex). Exit 3 when no reader can be \
+            {"technology", "atr", "uid", and "atqa", "sak" where the backend knows them (libnfc)}}] (bytes as \
+            upper-case hex). --explain adds, under each tag, what its ATR says (PC/SC Part 3 storage-card \
+            fields, and the matching entries of pcsc-tools' /usr/share/pcsc/smartcard_list.txt when \
+            installed); with --json as "explanation", an array of those lines. Exit 3 when no reader can be \
             listed (pcscd not running and no libnfc device) or none is attached (then the list is empty).
             """)
 
     @Flag(help: "Print one JSON array on stdout.") var json = false
+    @Flag(help: "Explain each tag's ATR (PC/SC Part 3 fields; pcsc-tools' smartcard_list.txt when installed).")
+    var explain = false
 
     @OptionGroup var readerOptions: ReaderOptions
 
@@ -35,6 +40,9 @@ struct Readers: ParsableCommand {
             var technology: String
             var atr: String
             var uid: String
+            var atqa: String?
+            var sak: String?
+            var explanation: [String]?
         }
         var name: String
         var backend: String
@@ -42,6 +50,8 @@ struct Readers: ParsableCommand {
         var tag: Tag?
         /// The reader itself, for `--reader` (not encoded).
         var reader: ReaderInfo
+        /// The tag's ATR, for `--explain` (not encoded: `tag.atr` carries it).
+        var atrBytes: [UInt8]?
 
         init(_ snapshot: ReaderSnapshot) {
             self.init(reader: snapshot.reader, tag: snapshot.tag)
@@ -52,7 +62,9 @@ struct Readers: ParsableCommand {
             name = reader.name
             backend = reader.backend.rawValue
             feedback = reader.supportsFeedback
-            tag = detected.map { Tag(technology: $0.technology.rawValue, atr: $0.atr.hexString, uid: $0.uid.hexString) }
+            tag = detected.map { Tag(technology: $0.technology.rawValue, atr: $0.atr.hexString, uid: $0.uid.hexString,
+                                     atqa: $0.atqa?.hexString, sak: $0.sak.map { [$0].hexString }) }
+            atrBytes = detected?.atr
         }
 
         // `tag` is written as null when absent, so every entry has the same keys.
@@ -100,6 +112,13 @@ struct Readers: ParsableCommand {
             }
             entries = entries.filter { chosen.contains($0.reader) }
         }
+        if explain {
+            let list = SmartcardList()
+            for i in entries.indices {
+                guard let atr = entries[i].atrBytes else { continue }
+                entries[i].tag?.explanation = ATRExplanation.lines(atr: atr, list: list)
+            }
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -108,6 +127,7 @@ struct Readers: ParsableCommand {
             for e in entries {
                 let tag = e.tag.map { "\($0.technology) tag, UID \($0.uid.isEmpty ? "unknown" : $0.uid), ATR \($0.atr)" } ?? "no tag"
                 print("\(e.name)\t\(e.backend)\t\(tag)")
+                for line in e.tag?.explanation ?? [] { print("\t\(NDEFText.safe(line))") }
             }
         }
         if let pcscProblem {

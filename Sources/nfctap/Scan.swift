@@ -11,8 +11,10 @@ struct Scan: ParsableCommand {
             Reads one tag (any NFC Forum Type 2 or Type 4 tag; empty and non-NDEF tags are reported \
             too) and prints it: for people, a heading (type, product, UID, reader, capacity, \
             writability) and one line per record; with --json, one JSON object: {"records": […], \
-            "uid", "type", "product", "capacity", "writable", "reader"} plus "zebra" for a Zebra \
-            printer tag and "error"/"errorCode" (Core NFC code) when the tag could not be read as NDEF.
+            "uid", "type", "product", "capacity", "writable", "reader", "atr"} plus "atqa"/"sak" where \
+            the backend knows them (libnfc; PC/SC readers give the ATR only), "zebra" for a Zebra \
+            printer tag and "error"/"errorCode" (Core NFC code) when the tag could not be read as NDEF. \
+            `nfctap readers --explain` explains the ATR.
 
             --multi reads every tag presented, once per presence, until Ctrl-C or --timeout; with \
             --json it prints one JSON object per line (JSON Lines, flushed per tag). Ctrl-C and \

@@ -44,14 +44,36 @@ import TagEmulation
         #expect(reader.plan.log == [[0xFF, 0x00, 0x00, 0x00, 0x04, 0xD4, 0x42, 0x3C, 0x00]])
     }
 
-    @Test func genericReadersAnswerUnsupportedFeature() throws {
-        let link = try Self.reader(.generic).type2Link()
-        #expect(throws: NFCReaderError(.readerErrorUnsupportedFeature, message: "this reader cannot pass GET_VERSION")) {
-            try Type2Command.send([0x60], over: link)
+    @Test func genericReadersTryTheTransparentExchangeOnceThenAnswerUnsupportedFeature() throws {
+        // A reader nfctap does not know by name is asked for a transparent session when an app
+        // sends a raw frame; this one refuses (6D 00): error 1 naming the command and the answer.
+        let reader = try Self.reader(.generic)
+        let link = reader.type2Link()
+        do {
+            _ = try Type2Command.send([0x60], over: link)
+            Issue.record("GET_VERSION passed a reader without a raw path")
+        } catch let error as NFCReaderError {
+            #expect(error.code == .readerErrorUnsupportedFeature)
+            #expect(error.message.hasPrefix("this reader cannot pass GET_VERSION: the reader refused a transparent session (6D 00"), "\(error.message)")
         }
         #expect(throws: NFCReaderError(.readerErrorUnsupportedFeature, message: "command 3Ch is not supported through this reader")) {
             try Type2Command.send([0x3C, 0x00], over: link)
         }
+        #expect(reader.plan.log == [[0xFF, 0xC2, 0x00, 0x00, 0x02, 0x81, 0x00]], "asked once")
+    }
+
+    @Test(arguments: [PCSCReaderProfile.acr1252u, .identiv, .omnikey, .springcard])
+    func anUnknownNamedReaderWithTheTransparentExchangePassesTheThirdPartyReadSequence(personality: PCSCReaderProfile) throws {
+        // GET_VERSION, then FAST_READ of the NDEF area, as an iOS NTAG215 reader does, through a
+        // reader whose name says nothing (the generic profile, as pcscd names vpcd's reader).
+        let reader = try Self.reader(personality, .ntag215)
+        let link = PseudoAPDUType2Link(transceiver: EmulatedPCSCTransceiver(reader: reader), profile: .generic)
+        #expect(try Type2Command.send([0x60], over: link) == Type2Product.ntag215.versionBytes)
+        let pages = try Type2Command.send([0x3A, 0x04, 0x0F], over: link)
+        #expect(pages.count == 48 && pages.prefix(4) == [0x03, 0x03, 0xD0, 0x00])
+        #expect(try Type2Command.send([0x3C, 0x00], over: link) == (reader.tag as? VirtualType2Tag)?.originalitySignature)
+        #expect(reader.plan.exchangeCount == 9, "3 APDUs per frame")
+        #expect(!reader.isTransparentSessionOpen)
     }
 
     @Test func aReaderRefusingTheTransparentExchangeAnswersUnsupportedFeature() throws {

@@ -67,14 +67,16 @@ struct PCSCReaderLinkTests {
     }
 
     @Test func updateBinaryFraming() throws {
-        let t = ScriptedTransceiver([T2.hex("90 00"), T2.hex("63 00"), T2.hex("01 90 00")])
+        // The 63 00 is checked by reading the page back (docs/tags-and-readers.md §3): not the data written.
+        let t = ScriptedTransceiver([T2.hex("90 00"), T2.hex("63 00"), T2.hex("11 22 33 44 90 00"), T2.hex("01 90 00")])
         let link = PseudoAPDUType2Link(transceiver: t, profile: .acr122u)
         try link.write(page: 4, data: T2.hex("03 00 FE 00"))
         #expect(t.sent == [T2.hex("FF D6 00 04 04 03 00 FE 00")])
         #expect(throws: TagError.status(sw1: 0x63, sw2: 0x00)) { try link.write(page: 5, data: [0, 0, 0, 0]) }
         #expect(throws: TagError.malformedReply("UPDATE BINARY answered 1 data bytes")) { try link.write(page: 5, data: [0, 0, 0, 0]) }
         #expect(throws: TagError.unsupported("a Type 2 page write takes 4 bytes, not 3")) { try link.write(page: 5, data: [0, 0, 0]) }
-        #expect(t.sent.count == 3, "a bad argument sends nothing")
+        #expect(t.sent[2] == T2.hex("FF B0 00 05 10"))
+        #expect(t.sent.count == 4, "a bad argument sends nothing")
     }
 
     @Test func fastReadThroughInCommunicateThru() throws {

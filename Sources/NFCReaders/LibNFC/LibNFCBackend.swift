@@ -147,9 +147,12 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
 
     func detected(_ target: LibNFCTarget, on slot: LibNFCReaderSlot) -> DetectedTag {
         let description = SynthesizedATR.describe(target)
-        return DetectedTag(reader: slot.info, technology: description.technology, uid: target.uid,
-                           atr: description.atr, historicalBytes: description.historical,
-                           presence: nextPresence())
+        var tag = DetectedTag(reader: slot.info, technology: description.technology, uid: target.uid,
+                              atr: description.atr, historicalBytes: description.historical,
+                              presence: nextPresence())
+        tag.atqa = target.atqa
+        tag.sak = target.sak
+        return tag
     }
 
     /// Re-selects the tag (a fresh activation, like a PC/SC connect) and opens a connection.

@@ -15,10 +15,16 @@ public final class PCSCBackend: ReaderBackend, Sendable {
     /// command (a command listening to one reader leaves the others' tags alone).
     public let identifiesTags: @Sendable (String) -> Bool
 
+    /// What the backend learned about each reader (profile, a refused raw path, feedback left
+    /// unanswered), remembered for the backend's life; the process-wide registry by default.
+    public let registry: PCSCReaderRegistry
+
     public init(retryInterval: Duration = .milliseconds(500),
-                identifiesTags: @escaping @Sendable (String) -> Bool = { _ in true }) {
+                identifiesTags: @escaping @Sendable (String) -> Bool = { _ in true },
+                registry: PCSCReaderRegistry = .shared) {
         self.retryInterval = retryInterval
         self.identifiesTags = identifiesTags
+        self.registry = registry
     }
 
     /// The readers pcscd knows now (wraps SCardListReaders); `[]` when none is attached.
@@ -69,7 +75,7 @@ public final class PCSCBackend: ReaderBackend, Sendable {
                 try? card.disconnect(.leave)
                 throw ReaderError.tagGone
             }
-            return PCSCTagConnection(tag: tag, card: card)
+            return PCSCTagConnection(tag: tag, card: card, registry: registry)
         }
     }
 }

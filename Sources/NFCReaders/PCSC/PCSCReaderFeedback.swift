@@ -16,6 +16,11 @@ public enum PCSCReaderFeedback {
     public static let automaticBuzzerOff: [UInt8] = [0xFF, 0x00, 0x52, 0x00, 0x00]
     public static let automaticBuzzerOn: [UInt8] = [0xFF, 0x00, 0x52, 0xFF, 0x00]
 
+    /// How long nfctap waits for a reader to answer its feedback commands: the longest sequence
+    /// sent (the ACR122U failure blink, 400 ms, answered when it has played) plus margin. A reader
+    /// silent beyond it is sent no more feedback (`PCSCReaderRegistry.feedbackUnanswered`).
+    public static let answerBound: Duration = .milliseconds(1500)
+
     /// The commands for one feedback; `[]` for readers without LED/buzzer control.
     public static func steps(_ feedback: ReaderFeedback, profile: PCSCReaderProfile, readerName: String) -> [Step] {
         switch profile.feedbackPath {

@@ -13,6 +13,7 @@ public final class PCSCReaderRegistry: Sendable {
     private struct State {
         var profiles: [String: PCSCReaderProfile] = [:]
         var buzzerOff: Set<String> = []
+        var feedbackUnanswered: Set<String> = []
         var exitHookInstalled = false
     }
 
@@ -42,6 +43,18 @@ public final class PCSCReaderRegistry: Sendable {
         state.withLock { $0.profiles[readerName]?.rawCommandsRefused = true }
     }
 
+    /// Remembers that the reader left feedback commands unanswered beyond
+    /// `PCSCReaderFeedback.answerBound`: no more feedback is sent to it, and its automatic buzzer is
+    /// not restored at exit (the command would wait behind the unanswered one).
+    public func noteFeedbackUnanswered(readerName: String) {
+        state.withLock { _ = $0.feedbackUnanswered.insert(readerName) }
+    }
+
+    /// The reader left feedback unanswered before (`noteFeedbackUnanswered`).
+    public func feedbackUnanswered(readerName: String) -> Bool {
+        state.withLock { $0.feedbackUnanswered.contains(readerName) }
+    }
+
     /// Records that the automatic buzzer of `readerName` is to be turned off; true the first time
     /// (the caller then sends `PCSCReaderFeedback.automaticBuzzerOff`). The first call installs an
     /// exit hook that turns it back on (`restoreBuzzers`).
@@ -68,7 +81,7 @@ public final class PCSCReaderRegistry: Sendable {
     public func restoreBuzzers() {
         let names = state.withLock { state -> Set<String> in
             defer { state.buzzerOff.removeAll() }
-            return state.buzzerOff
+            return state.buzzerOff.subtracting(state.feedbackUnanswered)
         }
         guard !names.isEmpty, let context = try? Context() else { return }
         for name in names {

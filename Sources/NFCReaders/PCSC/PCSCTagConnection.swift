@@ -9,16 +9,32 @@ public final class PCSCTagConnection: TagConnection {
     /// tags. `apdu` exposes it for ISO-DEP cards only.
     public let transceiver: PCSCTransceiver
     private let card: Card
+    /// What this process (or backend) learned about the reader: profile, refusals, mute feedback.
+    let registry: PCSCReaderRegistry
+    /// Feedback commands the reader did not answer within `PCSCReaderFeedback.answerBound`: the
+    /// card is closed when they end, not before (pcsc-lite would block the close meanwhile).
+    private var unansweredFeedback: BoundedWork?
 
-    init(tag: DetectedTag, card: Card) {
+    init(tag: DetectedTag, card: Card, registry: PCSCReaderRegistry = .shared) {
         self.tag = tag
         self.card = card
+        self.registry = registry
         self.transceiver = PCSCTransceiver(card: card)
     }
 
     deinit {
         rememberRefusal()
-        try? card.disconnect(.leave)
+        close()
+    }
+
+    /// SCardDisconnect(SCARD_LEAVE_CARD), now or once unanswered feedback has ended.
+    private func close() {
+        guard let unansweredFeedback else {
+            try? card.disconnect(.leave)
+            return
+        }
+        let handle = CardHandle(card)
+        unansweredFeedback.afterwards { try? handle.card.disconnect(.leave) }
     }
 
     public var apdu: Transceiver? {
@@ -28,7 +44,7 @@ public final class PCSCTagConnection: TagConnection {
     /// The reader's identity (`PCSCReaderRegistry`: firmware string of ACS readers, asked once per
     /// reader and process; else the name).
     /// The question goes through `transceiver`, like every other exchange (counted and traced).
-    public private(set) lazy var profile: PCSCReaderProfile = PCSCReaderRegistry.shared.profile(readerName: tag.reader.name) {
+    public private(set) lazy var profile: PCSCReaderProfile = registry.profile(readerName: tag.reader.name) {
         [transceiver] query in try? transceiver.transceive(query)
     }
 
@@ -47,26 +63,39 @@ public final class PCSCTagConnection: TagConnection {
 
     /// A reader that refused its raw path is remembered, so the next tap does not ask again.
     private func rememberRefusal() {
-        if madeLink?.rawPathRefused == true { PCSCReaderRegistry.shared.noteRawCommandsRefused(readerName: tag.reader.name) }
+        if madeLink?.rawPathRefused == true { registry.noteRawCommandsRefused(readerName: tag.reader.name) }
     }
 
     /// LED/buzzer feedback by `PCSCReaderFeedback` (ACR122U pseudo-APDUs, ACR1252U/ACR1255U
     /// escape commands); nothing elsewhere. On an ACR122U the automatic beep on card detection is
     /// turned off first (once per reader and process, restored at exit). Errors are ignored:
-    /// feedback is best effort.
+    /// feedback is best effort. The commands run on their own thread, waited for up to
+    /// `PCSCReaderFeedback.answerBound`: a reader that does not answer in time (an ACR122U at
+    /// firmware 215 has been seen never answering its LED command) is sent no more feedback, so
+    /// it costs that wait once, not a timeout on every tap (docs/tags-and-readers.md §3).
     public func signal(_ feedback: ReaderFeedback) {
-        guard !transceiver.abandoned.isRaised else { return }
+        guard !transceiver.abandoned.isRaised, unansweredFeedback == nil else { return }
         let profile = self.profile
-        guard profile.feedbackPath != .none else { return }
-        if profile.feedbackPath == .acr122uPseudoAPDU, PCSCReaderRegistry.shared.claimBuzzer(readerName: tag.reader.name) {
-            _ = try? card.transmit(PCSCReaderFeedback.automaticBuzzerOff)
+        let name = tag.reader.name
+        guard profile.feedbackPath != .none, !registry.feedbackUnanswered(readerName: name) else { return }
+        var steps: [PCSCReaderFeedback.Step] = []
+        if profile.feedbackPath == .acr122uPseudoAPDU, registry.claimBuzzer(readerName: name) {
+            steps.append(.transmit(PCSCReaderFeedback.automaticBuzzerOff))
         }
-        for step in PCSCReaderFeedback.steps(feedback, profile: profile, readerName: tag.reader.name) {
-            switch step {
-            case let .transmit(apdu): _ = try? card.transmit(apdu)
-            case let .control(command): _ = try? card.control(code: controlCode(1), command)
+        steps += PCSCReaderFeedback.steps(feedback, profile: profile, readerName: name)
+        let handle = CardHandle(card)
+        let commands = steps
+        let work = BoundedWork("nfctap feedback") {
+            for step in commands {
+                switch step {
+                case let .transmit(apdu): _ = try? handle.card.transmit(apdu)
+                case let .control(command): _ = try? handle.card.control(code: controlCode(1), command)
+                }
             }
         }
+        guard !work.wait(upTo: PCSCReaderFeedback.answerBound) else { return }
+        registry.noteFeedbackUnanswered(readerName: name)
+        unansweredFeedback = work
     }
 
     /// The ACR122U "LED and buzzer control" pseudo-APDU (`PCSCReaderFeedback`).
@@ -77,7 +106,7 @@ public final class PCSCTagConnection: TagConnection {
     /// Closes the connection leaving the card as it is (SCARD_LEAVE_CARD).
     public func disconnect() {
         rememberRefusal()
-        try? card.disconnect(.leave)
+        close()
     }
 
     /// No further exchange reaches the card. pcsc-lite holds the context's lock for the whole of a
@@ -88,4 +117,12 @@ public final class PCSCTagConnection: TagConnection {
     public func abandon() {
         transceiver.abandoned.raise()
     }
+}
+
+/// A card handed to the thread of feedback commands.
+// @unchecked: the card is used by one thread at a time: the feedback thread while its commands
+// run, the connection's thread only after they ended (`BoundedWork.afterwards` orders the close).
+final class CardHandle: @unchecked Sendable {
+    let card: Card
+    init(_ card: Card) { self.card = card }
 }

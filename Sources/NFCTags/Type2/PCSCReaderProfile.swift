@@ -144,7 +144,8 @@ public struct PCSCReaderProfile: Sendable, Hashable, CustomStringConvertible {
     /// `D5 43 00 <data> 90 00` must fit a short APDU response (256 + SW) and the PN532's 262-byte
     /// frame; through a transparent exchange `C0 03 00 90 00 … 97 81 F0 <data>` must fit 256 bytes.
     /// 240 leaves margin on both and is a whole number of pages.
-    public var fastReadLimit: Int { rawCommandPath == .none ? 0 : 240 }
+    public var fastReadLimit: Int { rawCommandPath == .none ? 0 : Self.rawFastReadLimit }
+    public static let rawFastReadLimit = 240
 
     public var feedbackPath: FeedbackPath {
         switch family {

@@ -2,7 +2,8 @@
 /// manuals, docs/tags-and-readers.md §3), one APDU per exchange.
 ///
 /// - READ: `FF B0 00 pp Le` → data + `90 00` (16 bytes, or 4 on Identiv readers).
-/// - WRITE: `FF D6 00 pp 04 d0 d1 d2 d3` → `90 00`; `63 00` when the tag refused or did not answer.
+/// - WRITE: `FF D6 00 pp 04 d0 d1 d2 d3` → `90 00`; `63 00` when the tag refused or did not answer
+///   (checked by reading the page back: some readers say `63 00` for a write that landed).
 /// - Raw frames (GET_VERSION, FAST_READ, READ_SIG, …) by `profile.rawCommandPath`: the ACR122U's
 ///   direct transmit to its PN532 (`FF 00 00 00 Lc D4 42 frame` → `D5 43 status data 90 00`), or
 ///   the PC/SC Part 3 transparent exchange (`PCSCTransparentExchange`, 3 APDUs per frame).
@@ -34,9 +35,30 @@ public final class PseudoAPDUType2Link: Type2Link {
     /// failure is the exchange's, not the reader refusing the path.
     var sessionWorked = false
 
-    public var fastReadLimit: Int { canSendRawCommands ? profile.fastReadLimit : 0 }
-    /// The profile has a raw path and the reader has not refused it.
-    public var canSendRawCommands: Bool { profile.rawCommandPath != .none && !rawPathRefused }
+    /// An app asked for a raw frame through a reader nfctap does not know by name
+    /// (`offerRawCommands()`): the PC/SC Part 3 transparent exchange is tried.
+    var probingTransparentExchange = false
+
+    /// The raw path in use: the profile's, or the transparent exchange being tried on an unknown
+    /// reader; `.none` once the reader refused it.
+    public var rawPath: PCSCReaderProfile.RawCommandPath {
+        guard !rawPathRefused else { return .none }
+        if profile.rawCommandPath != .none { return profile.rawCommandPath }
+        return probingTransparentExchange ? .transparentExchange : .none
+    }
+
+    public var fastReadLimit: Int { canSendRawCommands ? PCSCReaderProfile.rawFastReadLimit : 0 }
+    /// The profile has a raw path (or one is being tried) and the reader has not refused it.
+    public var canSendRawCommands: Bool { rawPath != .none }
+
+    /// A reader nfctap does not know by name (the generic profile: vpcd's `Virtual PCD`, a new
+    /// model) may still implement the PC/SC Part 3 transparent exchange: when an app asks for a
+    /// raw frame, it is tried (3 APDUs per frame). Not on the default read path, whose exchange
+    /// count stays that of page reads. A reader that refuses it is remembered by the backend
+    /// (`profile.rawCommandsRefused`) and not asked again. docs/tags-and-readers.md §3.
+    public func offerRawCommands() {
+        if profile.family == .generic, !profile.rawCommandsRefused { probingTransparentExchange = true }
+    }
 
     /// READ BINARY of one page number, with the refusal handling described on the type.
     /// - Throws: `.pageRefused` when the reader refuses the page even alone; `.status` for other
@@ -78,15 +100,36 @@ public final class PseudoAPDUType2Link: Type2Link {
         return data
     }
 
-    /// UPDATE BINARY of one page.
-    /// - Throws: `.status(63, 00)` when the reader reports failure (locked page, NAK, no answer),
-    ///   `.malformedReply` when data comes back; `.unsupported` for data that is not 4 bytes.
+    /// UPDATE BINARY of one page. A `63 00` answer is checked by reading the page back: an
+    /// ACR122U has been seen answering `63 00` to a WRITE the tag had acknowledged, and a
+    /// tear-safe write that stopped there would leave the empty message of its first step
+    /// (docs/tags-and-readers.md §3 "A WRITE answered 63 00 that landed"). The page holding
+    /// the data means the write landed; anything else keeps the refusal.
+    /// - Throws: `.status(63, 00)` when the reader reports failure and the page does not hold
+    ///   `data` (locked page, NAK, no answer), `.malformedReply` when data comes back;
+    ///   `.unsupported` for data that is not 4 bytes; `.tagLost` when the read-back finds no tag.
     public func write(page: Int, data: [UInt8]) throws {
         guard data.count == 4 else { throw TagError.unsupported("a Type 2 page write takes 4 bytes, not \(data.count)") }
         let (p1, p2) = try Self.pageParameters(page)
-        let reply = try transmit([0xFF, 0xD6, p1, p2, 0x04] + data)
+        let reply: [UInt8]
+        do {
+            reply = try transmit([0xFF, 0xD6, p1, p2, 0x04] + data)
+        } catch TagError.status(0x63, 0x00) {
+            guard try landed(page: page, data: data) else { throw TagError.status(sw1: 0x63, sw2: 0x00) }
+            return
+        }
         guard reply.isEmpty else {
             throw TagError.malformedReply("UPDATE BINARY answered \(reply.count) data bytes")
+        }
+    }
+
+    /// Reads `page` back after a write answered `63 00`: true when it holds `data`. A refused
+    /// read-back is no evidence either way, so it counts as not landed.
+    private func landed(page: Int, data: [UInt8]) throws -> Bool {
+        do {
+            return Array(try read(page: page).prefix(4)) == data
+        } catch TagError.pageRefused, TagError.status, TagError.malformedReply {
+            return false
         }
     }
 
@@ -119,7 +162,7 @@ public final class PseudoAPDUType2Link: Type2Link {
         } catch TagError.tagLost {
             try reselect()
             throw TagError.unsupported("the tag does not answer GET_VERSION")
-        } catch let TagError.unsupported(why) where profile.rawCommandPath == .pn532DirectTransmit && !rawPathRefused {
+        } catch let TagError.unsupported(why) where rawPath == .pn532DirectTransmit {
             try reselect() // 63 7F: the PN532 may have left the target deselected
             throw TagError.unsupported("GET_VERSION: \(why)")
         }
@@ -135,7 +178,7 @@ public final class PseudoAPDUType2Link: Type2Link {
     /// - Throws: `.unsupported` on readers without a raw path (`profile.rawCommandPath == .none`)
     ///   and when the reader refuses the command; `.tagLost` when the tag does not answer.
     public func transceiveRaw(_ frame: [UInt8]) throws -> [UInt8] {
-        switch rawPathRefused ? .none : profile.rawCommandPath {
+        switch rawPath {
         case .none:
             throw TagError.unsupported("raw Type 2 commands through \(profile) readers")
         case .pn532DirectTransmit:
@@ -202,7 +245,7 @@ public final class PseudoAPDUType2Link: Type2Link {
     /// Brings a tag that went mute back: InListPassiveTarget (`D4 4A 01 00` → `D5 4B nb …`) through
     /// the PN532, else `recover` (a card reset), else nothing.
     private func reselect() throws {
-        if profile.rawCommandPath == .pn532DirectTransmit {
+        if profile.rawCommandPath == .pn532DirectTransmit, !rawPathRefused {
             let reply = try pn532([0x4A, 0x01, 0x00])
             guard let found = reply.first, found >= 1 else { throw TagError.tagLost }
         } else if let recover {

@@ -1,5 +1,6 @@
 import CoreNFCLinux
 import NDEF
+import ReaderCore
 
 /// One tag as `scan`, `inventory`, `kiosk` and `demo` print it: the `decode` object
 /// (`records`, `zebra`) plus `uid`, `type`, `product`, `capacity`, `writable`, `reader`,
@@ -37,6 +38,7 @@ package enum TagReportJSON {
             ("writable", details?.status.map { .bool($0 == .readWrite) } ?? .null),
             ("reader", .string(report.tag.reader.name)),
         ]
+        fields += identificationFields(report.tag)
         if let error = report.error, error.code != .ndefReaderSessionErrorZeroLengthMessage {
             fields.append(("error", .string(error.localizedDescription)))
             fields.append(("errorCode", .int(error.code.rawValue)))
@@ -44,6 +46,16 @@ package enum TagReportJSON {
             fields.append(("error", .string(decodeError)))
         }
         return .object(fields + extra)
+    }
+
+    /// `atr` (hex, when the backend has one) and, for ISO 14443-A tags whose backend knows them,
+    /// `atqa` (2 bytes hex, as received) and `sak` (1 byte hex). PC/SC gives the ATR only.
+    package static func identificationFields(_ tag: DetectedTag) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = []
+        if !tag.atr.isEmpty { fields.append(("atr", .string(tag.atr.hexString))) }
+        if let atqa = tag.atqa { fields.append(("atqa", .string(atqa.hexString))) }
+        if let sak = tag.sak { fields.append(("sak", .string([sak].hexString))) }
+        return fields
     }
 
     /// Human lines: a heading for the tag, then the records as `decode` prints them.

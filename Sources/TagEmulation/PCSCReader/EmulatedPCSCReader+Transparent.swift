@@ -3,9 +3,10 @@ import NFCTags
 extension EmulatedPCSCReader {
     /// PC/SC 2.02 Part 3 Supplement §3.2.7: `FF C2 00 00` Manage Session (DO 81 start, 82 end),
     /// `FF C2 00 01` Transparent Exchange (DO 95 transceive → `C0 03 00 90 00 92 01 bits 97 len data`;
-    /// no answer → `C0 03 01 64 01`). Readers without it answer `6A 81`.
+    /// no answer → `C0 03 01 64 01`). Readers without it answer `6D 00` (or `transparentRefusal`).
     func transparent(p1: UInt8, p2: UInt8, body: [UInt8], tag: VirtualTag) -> [UInt8] {
-        guard profile.supportsTransparentExchange, !refusesTransparentExchange else { return Self.insNotSupported }
+        guard profile.supportsTransparentExchange else { return Self.insNotSupported }
+        guard !refusesTransparentExchange else { return transparentRefusal }
         guard p1 == 0x00, let lc = body.first, lc > 0, body.count >= Int(lc) + 1 else { return Self.wrongLength }
         let dataObjects = Array(body[1 ... Int(lc)])
         let success: [UInt8] = [0xC0, 0x03, 0x00, 0x90, 0x00]

@@ -26,6 +26,9 @@ public final class EmulatedPCSCReader: Sendable {
         var locksUpAfterFailedRead: Bool
         var refusesReadsPastMemoryEnd: [UInt8]?
         var refusesTransparentExchange = false
+        var transparentRefusal: [UInt8] = [0x6D, 0x00]
+        var misreportedWrites = 0
+        var ledCommandNeverAnswers = false
     }
 
     let state: Mutex<State>
@@ -61,6 +64,25 @@ public final class EmulatedPCSCReader: Sendable {
     public var refusesTransparentExchange: Bool {
         get { state.withLock { $0.refusesTransparentExchange } }
         set { state.withLock { $0.refusesTransparentExchange = newValue } }
+    }
+
+    /// The status word a reader that refuses `FF C2` answers (`6D 00` by default; `63 00` and
+    /// `6A 81` are seen too). Only with `refusesTransparentExchange`.
+    public var transparentRefusal: [UInt8] {
+        get { state.withLock { $0.transparentRefusal } }
+        set { state.withLock { $0.transparentRefusal = newValue } }
+    }
+    /// The next this many UPDATE BINARYs the tag acknowledges are answered `63 00` anyway (an
+    /// ACR122U reporting failure for a WRITE that landed).
+    public var misreportedWrites: Int {
+        get { state.withLock { $0.misreportedWrites } }
+        set { state.withLock { $0.misreportedWrites = newValue } }
+    }
+    /// The LED/buzzer command (`FF 00 40 …`) is not answered until the plan's stalls are released
+    /// (`FaultPlan.releaseStalls()`), as an ACR122U at firmware 215 was seen doing.
+    public var ledCommandNeverAnswers: Bool {
+        get { state.withLock { $0.ledCommandNeverAnswers } }
+        set { state.withLock { $0.ledCommandNeverAnswers = newValue } }
     }
 
     public init(profile: PCSCReaderProfile = .generic, tag: VirtualTag? = nil, plan: FaultPlan = FaultPlan()) {
@@ -204,7 +226,13 @@ public final class EmulatedPCSCReader: Sendable {
         guard block <= 0xFF else { return Self.functionNotSupported }
         guard body.count == 5, body[0] == 4 else { return Self.wrongLength }
         let reply = tag.respond(to: [0xA2, UInt8(block)] + body[1 ..< 5])
-        return reply == [0x0A] ? Self.ok : Self.failed
+        guard reply == [0x0A] else { return Self.failed }
+        let misreported = state.withLock { state -> Bool in
+            guard state.misreportedWrites > 0 else { return false }
+            state.misreportedWrites -= 1
+            return true
+        }
+        return misreported ? Self.failed : Self.ok
     }
 
     /// `FF 00 P1 P2 …`: ACR122U direct transmit (P1 P2 = 00 00), LED/buzzer (P1 = 40), buzzer on
@@ -226,6 +254,7 @@ public final class EmulatedPCSCReader: Sendable {
             return Array(firmwareString.utf8)
         case (0x40, _):
             guard body.count == 5, body[0] == 4 else { return Self.wrongLength }
+            if ledCommandNeverAnswers { plan.stall() }
             return [0x90, setLED(p2)]
         case (0x52, 0x00), (0x52, 0xFF):
             state.withLock { $0.buzzerOnDetection = p2 == 0xFF }

@@ -75,13 +75,15 @@ public final class VirtualReaderBackend: ReaderBackend, Sendable {
             guard let i = state.slots.firstIndex(where: { $0.info.name == readerName }) else { return nil }
             state.nextPresence += 1
             state.slots[i].reader.tag = tag
-            let detected = DetectedTag(
+            var detected = DetectedTag(
                 reader: state.slots[i].info,
                 technology: tag.sak & 0x20 != 0 ? .type4 : .type2,
                 uid: tag.uid,
                 atr: EmulatedPCSCReader.atr(for: tag),
                 historicalBytes: (try? ATS(bytes: tag.ats ?? []).historicalBytes) ?? [],
                 presence: state.nextPresence)
+            detected.atqa = tag.atqa
+            detected.sak = tag.sak
             state.slots[i].present = detected
             return detected
         }

@@ -29,6 +29,7 @@ struct Doctor: ParsableCommand {
         findings.append(ModuleBlacklistCheck().run(root))
         findings.append(KernelModuleCheck().run(root))
         findings += PCSCRuntimeCheck().run()
+        findings += PCSCVersionCheck().run(root)
         findings += USBPermissionCheck().run(root)
         findings += USBReaderDriverCheck().run(root)
         findings += LibNFCConfigCheck().run(root, environment: env)
