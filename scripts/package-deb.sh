@@ -67,6 +67,8 @@ install -D -m 644 udev/nfctap-blacklist.conf "$root/usr/lib/modprobe.d/nfctap-bl
 install -d "$root/usr/lib/systemd/system"
 sed 's|/usr/local/bin/nfctap|/usr/bin/nfctap|g' systemd/nfctap-kiosk.service >"$root/usr/lib/systemd/system/nfctap-kiosk.service"
 chmod 644 "$root/usr/lib/systemd/system/nfctap-kiosk.service"
+install -D -m 644 systemd/nfctap-agent.service "$root/usr/lib/systemd/user/nfctap-agent.service"
+install -D -m 644 desktop/nfctap-agent.desktop "$root/usr/share/applications/nfctap-agent.desktop"
 install -d "$root/usr/lib/sysusers.d"
 cat >"$root/usr/lib/sysusers.d/nfctap.conf" <<'EOF'
 # The user nfctap-kiosk.service runs as: reader access through plugdev, serial readers through dialout.

@@ -31,7 +31,10 @@ final class NotificationServerMock {
         try #require(owned, "the notification_daemon mock did not claim \(Self.name)")
     }
 
-    deinit {
+    deinit { stop() }
+
+    /// Ends the server (as a crashed or restarted notification daemon).
+    func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -68,6 +71,8 @@ final class NotificationServerMock {
 struct NotifyCall: Equatable {
     var appName: String
     var replacesID: UInt32
+    var appIcon: String
+    var hints: [String: DBusValue]
     var summary: String
     var body: String
     var actions: [String]
@@ -75,10 +80,12 @@ struct NotifyCall: Equatable {
 
     init?(_ args: [DBusValue]) {
         guard args.count == 8, case let .string(app) = args[0], case let .uint32(replaces) = args[1],
-              case let .string(summary) = args[3], case let .string(body) = args[4],
+              case let .string(icon) = args[2], case let .string(summary) = args[3], case let .string(body) = args[4],
               case let .int32(timeout) = args[7] else { return nil }
         appName = app
         replacesID = replaces
+        appIcon = icon
+        hints = (args[6].stringKeyed ?? [:]).mapValues(\.unwrapped)
         self.summary = summary
         self.body = body
         actions = args[5].elements?.compactMap(\.string) ?? []

@@ -50,7 +50,7 @@ package final class AgentInbox: Sendable {
 }
 
 /// The agent's machine output: one JSON object per line on stdout (the journal keeps it under
-/// systemd). Every line has `"event"`: started, reading, paused, resumed, tap, unread, skipped, action, closed, paired, error.
+/// systemd). Every line has `"event"`: started, reading, paused, resumed, tap, unread, skipped, action, closed, paired, server, error.
 package enum AgentEvents {
     /// Serializes whole lines on stdout.
     private static let lock = Mutex(())
