@@ -159,3 +159,15 @@ extension PCSCSystemTests.AgentSystemTests {
         #expect(agent.finish().status == 0)
     }
 }
+
+extension PCSCSystemTests.AgentSystemTests {
+    /// Every signal a desktop sends ends the agent cleanly (exit 0, readers released), SIGHUP too.
+    @Test func hangupEndsTheAgentCleanly() throws {
+        let desk = try AgentDesk()
+        let server = try NotificationServerMock()
+        let agent = try Self.startAgent(desk, server)
+        kill(agent.pid, SIGHUP)
+        let result = agent.finish(deadline: 10)
+        #expect(result.status == 0, "SIGHUP: status \(result.status); \(result.stderr)")
+    }
+}

@@ -55,7 +55,7 @@ package final class AgentRunner {
                                    pairingOptions: settings.pairingOptions)
     }
 
-    /// Runs until SIGINT/SIGTERM. Returns the exit code: 0 after a signal, 1 when the session bus fails.
+    /// Runs until SIGINT/SIGTERM/SIGHUP. Returns the exit code: 0 after a signal, 1 when the session bus fails.
     package func run() -> Int32 {
         do {
             notifier = try DesktopNotifier(environment: environment)
@@ -69,7 +69,10 @@ package final class AgentRunner {
             return 1
         }
         let inbox = inbox
-        let trap = SignalTrap(queue: DispatchQueue(label: "nfctap.agent.signals")) { _ in inbox.requestStop() }
+        // SIGHUP (the terminal or session that started it went away) ends it as SIGTERM does, not
+        // in the middle of a launch; a closed stdout (the journal gone) must not kill it: SIGPIPE ignored.
+        signal(SIGPIPE, SIG_IGN)
+        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: DispatchQueue(label: "nfctap.agent.signals")) { _ in inbox.requestStop() }
         defer { withExtendedLifetime(trap) {} }
         if NFCBackgroundReading.directory(environment: environment) == nil {
             Stderr.line("nfctap agent: XDG_RUNTIME_DIR is not set: other nfctap sessions cannot pause the agent, "
@@ -89,7 +92,7 @@ package final class AgentRunner {
             inbox.clearWakeup()
             if watch?.drainEvents() == true { settleAt = ContinuousClock.now + settings.settleDelay }
             coordinateReaders()
-            for report in inbox.take() { post(report) }
+            for report in inbox.take() where !inbox.stopRequested { post(report) }
             if let at = nextSweep, ContinuousClock.now >= at { sweepPayloads() }
             // Sleep until traffic, a tag report, a session.lock event, or the next timed check.
             if let at = settleAt, ContinuousClock.now >= at { settleAt = nil }  // this pass was it
