@@ -45,10 +45,16 @@ import CoreNFCLinux
 }
 
 @Suite struct LaunchFilesTests {
-    @Test func payloadFilesArePrivateAndReadBack() throws {
+    /// A private (0700) directory standing for `XDG_RUNTIME_DIR`; the caller removes it.
+    static func makeRuntimeDirectory() throws -> String {
         let runtime = NSTemporaryDirectory() + "nfctap-runtime-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o700])
+        return runtime
+    }
+
+    @Test func payloadFilesArePrivateAndReadBack() throws {
+        let runtime = try Self.makeRuntimeDirectory()
         defer { try? FileManager.default.removeItem(atPath: runtime) }
         let store = try LaunchPayloadStore(environment: ["XDG_RUNTIME_DIR": runtime])
         // URI https://example.com/app/1 then a JSON record.

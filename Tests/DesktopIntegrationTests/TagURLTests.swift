@@ -119,9 +119,7 @@ import Testing
 /// docs/desktop-agent.md §4: when the next sweep is due.
 @Suite struct LaunchPayloadExpiryTests {
     @Test func theOldestFileSetsTheNextSweep() throws {
-        let runtime = NSTemporaryDirectory() + "nfctap-runtime-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o700])
+        let runtime = try LaunchFilesTests.makeRuntimeDirectory()
         defer { try? FileManager.default.removeItem(atPath: runtime) }
         let store = try LaunchPayloadStore(environment: ["XDG_RUNTIME_DIR": runtime])
         #expect(store.nextExpiry() == nil)

@@ -62,10 +62,7 @@ extension PCSCSystemTests.AgentSystemTests {
     @Test func hostileURLsAndTextAreShownAsTheyAre() throws {
         let desk = try AgentDesk()
         let server = try NotificationServerMock()
-        let browser = try desk.recordingApp("browser-stub")
-        try desk.desktopEntry("browser-stub.desktop", name: "Browser Stub", exec: "\(browser) %u", prefixes: nil,
-                              extra: "MimeType=x-scheme-handler/https;\n")
-        _ = try desk.run("/usr/bin/xdg-mime", ["default", "browser-stub.desktop", "x-scheme-handler/https"], busAddress: server.address)
+        try desk.defaultHandlerStub(for: ["https"], busAddress: server.address)
         let app = try desk.recordingApp("app-stub")
         try desk.desktopEntry("org.example.App.desktop", name: "Example App", exec: "\(app) %u", prefixes: "https://example.com/app/;")
         let agent = try Self.startAgent(desk, server)

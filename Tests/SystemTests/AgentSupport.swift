@@ -185,6 +185,16 @@ final class AgentDesk {
         return path
     }
 
+    /// The recording stub `browser-stub` as the user's default handler (xdg-mime) of `schemes`.
+    func defaultHandlerStub(for schemes: [String], busAddress: String) throws {
+        let browser = try recordingApp("browser-stub")
+        try desktopEntry("browser-stub.desktop", name: "Browser Stub", exec: "\(browser) %u", prefixes: nil,
+                         extra: "MimeType=" + schemes.map { "x-scheme-handler/\($0);" }.joined() + "\n")
+        for scheme in schemes {
+            _ = try run("/usr/bin/xdg-mime", ["default", "browser-stub.desktop", "x-scheme-handler/\(scheme)"], busAddress: busAddress)
+        }
+    }
+
     /// Runs a program with the desk's environment; returns its status and output.
     func run(_ program: String, _ args: [String], busAddress: String) throws -> (Int32, String) {
         let p = Process()

@@ -185,10 +185,7 @@ extension PCSCSystemTests {
         @Test func hostileTagsAreNotOpenedAndTheirTextIsEscaped() throws {
             let desk = try AgentDesk()
             let server = try NotificationServerMock()
-            let browser = try desk.recordingApp("browser-stub")
-            try desk.desktopEntry("browser-stub.desktop", name: "Browser Stub", exec: "\(browser) %u", prefixes: nil,
-                                  extra: "MimeType=x-scheme-handler/file;x-scheme-handler/https;\n")
-            _ = try desk.run("/usr/bin/xdg-mime", ["default", "browser-stub.desktop", "x-scheme-handler/file"], busAddress: server.address)
+            try desk.defaultHandlerStub(for: ["file", "https"], busAddress: server.address)
             let agent = try Self.startAgent(desk, server)
 
             // A file: URL no app claims: shown, never opened.
