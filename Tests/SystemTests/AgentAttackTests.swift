@@ -168,3 +168,66 @@ extension PCSCSystemTests.AgentSystemTests {
         #expect(result.status == 0, "SIGHUP: status \(result.status); \(result.stderr)")
     }
 }
+
+extension PCSCSystemTests.AgentSystemTests {
+    /// §1: a server that hands out the same id again replaced the old notification: a click on
+    /// that id is about the newest tap, never an older tag's application.
+    @Test func aReusedIdMeansTheNewestNotification() throws {
+        let desk = try AgentDesk()
+        let server = try NotificationServerMock()
+        try server.answerEveryNotify(with: 7)
+        let old = try desk.recordingApp("old-app"), new = try desk.recordingApp("new-app")
+        try desk.desktopEntry("org.example.Old.desktop", name: "Old", exec: "\(old) %u", prefixes: "https://old.example/;")
+        try desk.desktopEntry("org.example.New.desktop", name: "New", exec: "\(new) %u", prefixes: "https://new.example/;")
+        let agent = try Self.startAgent(desk, server)
+        for (i, url) in ["https://old.example/1", "https://new.example/2"].enumerated() {
+            let tap = try TagOnPCSCD(Self.tag(NDEFMessage(records: [.uri(url)]).encoded(), uid: UInt8(0x40 + i)))
+            agent.waitForEvents("tap", count: i + 1)
+            withExtendedLifetime(tap) {}
+        }
+        #expect(agent.events("tap").map(Self.notificationID) == [7, 7])
+        try server.invoke(7, "default")
+        #expect(desk.waitForRun(of: "new-app") != nil, "the newest notification's app did not run")
+        agent.waitForEvents("action")
+        #expect(!desk.ran("old-app"))
+        agent.interrupt()
+        #expect(agent.finish().status == 0)
+    }
+}
+
+extension PCSCSystemTests.AgentSystemTests {
+    /// A notification server that takes a tap's `Notify` and never answers: SIGTERM still ends the
+    /// agent at once (it gives the call up), not after the call's 5 s timeout.
+    @Test func aHungNotificationServerDoesNotDelayTheStop() throws {
+        let desk = try AgentDesk()
+        let server = try NotificationServerMock()
+        let agent = try Self.startAgent(desk, server)
+        try server.hangOnNotify(seconds: 30)
+        let tap = try TagOnPCSCD(Self.tag(NDEFMessage(records: [.uri("https://nfctap.dev/hang")]).encoded(), uid: 0x50))
+        // The agent is in Notify once the server has the call (it is blocked from then on).
+        let limit = Date().addingTimeInterval(20)
+        while Date() < limit, !Self.serverIsBusy(server) { usleep(100_000) }
+        try #require(Self.serverIsBusy(server), "the agent never called Notify")
+        let stop = ContinuousClock.now
+        kill(agent.pid, SIGTERM)
+        let result = agent.finish(deadline: 10)
+        let took = ContinuousClock.now - stop
+        #expect(result.status == 0)
+        #expect(took < .milliseconds(2500), "SIGTERM took \(took) while Notify hung (the call's timeout is 5 s)")
+        print("agent timing: SIGTERM during a hung Notify → exit in \(took)")
+        withExtendedLifetime(tap) {}
+    }
+
+    /// True while the server does not answer a call within 300 ms (dbusmock: blocked in Notify).
+    static func serverIsBusy(_ server: NotificationServerMock) -> Bool {
+        do {
+            _ = try server.control.call(destination: NotificationServerMock.name, path: NotificationServerMock.path,
+                                        interface: "org.freedesktop.DBus.Mock", member: "GetCalls", timeout: .milliseconds(300))
+            return false
+        } catch let error as DBusError {
+            return error.isTimeout
+        } catch {
+            return false
+        }
+    }
+}

@@ -59,6 +59,20 @@ final class NotificationServerMock {
         }
     }
 
+    /// From now on `Notify` answers `id` every time (a server that reuses or replaces ids).
+    func answerEveryNotify(with id: UInt32) throws {
+        _ = try control.call(destination: Self.name, path: Self.path, interface: "org.freedesktop.DBus.Mock", member: "AddMethod",
+                             arguments: [.string(Self.name), .string("Notify"), .string("susssasa{sv}i"), .string("u"),
+                                         .string("ret = dbus.UInt32(\(id))")])
+    }
+
+    /// From now on `Notify` hangs for `seconds` (the whole server with it: dbusmock runs one loop).
+    func hangOnNotify(seconds: Int) throws {
+        _ = try control.call(destination: Self.name, path: Self.path, interface: "org.freedesktop.DBus.Mock", member: "AddMethod",
+                             arguments: [.string(Self.name), .string("Notify"), .string("susssasa{sv}i"), .string("u"),
+                                         .string("import time; time.sleep(\(seconds)); ret = dbus.UInt32(1)")])
+    }
+
     /// The server's `ActionInvoked(id, key)` signal, as when the user clicks.
     func invoke(_ id: UInt32, _ key: String) throws {
         _ = try control.call(destination: Self.name, path: Self.path, interface: "org.freedesktop.DBus.Mock", member: "EmitSignal",

@@ -58,7 +58,7 @@ package final class AgentRunner {
     /// Runs until SIGINT/SIGTERM/SIGHUP. Returns the exit code: 0 after a signal, 1 when the session bus fails.
     package func run() -> Int32 {
         do {
-            notifier = try DesktopNotifier(environment: environment)
+            notifier = try DesktopNotifier(environment: environment, cancelDescriptor: inbox.stopDescriptor)
             notifier.readCapabilities()
             try notifier.listen(action: { [unowned self] sender, id, key in invoked(sender, id, key) },
                                 closed: { [unowned self] sender, id, reason in closed(sender, id, reason) },
@@ -193,6 +193,9 @@ package final class AgentRunner {
         if case let .launch(claim, _)? = tap.action { fields.append(("application", .string(claim.application.id))) }
         do {
             let posted = try notifier.notify(summary: tap.summary, bodyLines: tap.bodyLines, actions: tap.actions)
+            // A server that hands out an id again (or replaces a notification) replaced the old one:
+            // a click on it is about this tap only.
+            taps.removeAll { $0.notification == posted }
             taps.append((posted, tap))
             if taps.count > settings.rememberedNotifications { taps.removeFirst() }
             AgentEvents.emit("tap", [("notification", .int(Int(posted.id)))] + fields)

@@ -31,11 +31,14 @@ package final class DesktopNotifier {
     /// Capabilities are asked again after the server changed.
     private var capabilitiesOwner: String?
     private var subscriptions: [DBusSubscription] = []
+    /// Readable when the agent is stopping: a call to a server that does not answer is given up.
+    private let cancelDescriptor: Int32
 
     /// Connects to the session bus: `DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`.
     /// - Throws: `DBusError` when there is no session bus.
-    package init(environment: [String: String]) throws {
+    package init(environment: [String: String], cancelDescriptor: Int32 = -1) throws {
         bus = try DBusConnection.session(environment: environment)
+        self.cancelDescriptor = cancelDescriptor
     }
 
     /// The unique name owning `org.freedesktop.Notifications` now; nil when no server runs (or the
@@ -55,7 +58,7 @@ package final class DesktopNotifier {
         capabilitiesOwner = owner
         bodyMarkup = true
         guard let reply = try? bus.call(destination: owner, path: Self.path, interface: Self.name,
-                                        member: "GetCapabilities", timeout: .seconds(5)),
+                                        member: "GetCapabilities", timeout: .seconds(5), cancelDescriptor: cancelDescriptor),
               let caps = reply.first?.elements?.compactMap(\.string) else { return }
         bodyMarkup = caps.contains("body-markup")
     }
@@ -104,7 +107,7 @@ package final class DesktopNotifier {
         let reply = try bus.call(destination: owner, path: Self.path, interface: Self.name, member: "Notify",
                                  arguments: [.string("nfctap"), .uint32(0), .string(Self.iconName), .string(summary), .string(body),
                                              .strings(actions), .properties(hints), .int32(-1)],
-                                 timeout: .seconds(5))
+                                 timeout: .seconds(5), cancelDescriptor: cancelDescriptor)
         guard case let .uint32(id)? = reply.first else {
             throw DBusError(name: "org.freedesktop.DBus.Error.InvalidSignature", message: "Notify did not return u")
         }
