@@ -57,6 +57,13 @@ package final class AgentRunner {
 
     /// Runs until SIGINT/SIGTERM/SIGHUP. Returns the exit code: 0 after a signal, 1 when the session bus fails.
     package func run() -> Int32 {
+        let inbox = inbox
+        // First, so a signal at any step is a clean stop (exit 0). SIGHUP (the terminal or session
+        // that started it went away) ends it as SIGTERM does, not in the middle of a launch; a
+        // closed stdout (the journal gone) must not kill it: SIGPIPE ignored.
+        signal(SIGPIPE, SIG_IGN)
+        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: DispatchQueue(label: "nfctap.agent.signals")) { _ in inbox.requestStop() }
+        defer { withExtendedLifetime(trap) {} }
         do {
             notifier = try DesktopNotifier(environment: environment, cancelDescriptor: inbox.stopDescriptor)
             notifier.readCapabilities()
@@ -68,12 +75,6 @@ package final class AgentRunner {
             AgentEvents.emit("error", [("message", .string("\(error)"))])
             return 1
         }
-        let inbox = inbox
-        // SIGHUP (the terminal or session that started it went away) ends it as SIGTERM does, not
-        // in the middle of a launch; a closed stdout (the journal gone) must not kill it: SIGPIPE ignored.
-        signal(SIGPIPE, SIG_IGN)
-        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: DispatchQueue(label: "nfctap.agent.signals")) { _ in inbox.requestStop() }
-        defer { withExtendedLifetime(trap) {} }
         if NFCBackgroundReading.directory(environment: environment) == nil {
             Stderr.line("nfctap agent: XDG_RUNTIME_DIR is not set: other nfctap sessions cannot pause the agent, "
                         + "and applications cannot be given the tag's message (run it as a systemd user unit)")
