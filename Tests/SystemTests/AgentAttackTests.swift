@@ -202,7 +202,7 @@ extension PCSCSystemTests.AgentSystemTests {
         let desk = try AgentDesk()
         let server = try NotificationServerMock()
         let agent = try Self.startAgent(desk, server)
-        try server.hangOnNotify(seconds: 30)
+        try server.hang(seconds: 30)
         let tap = try TagOnPCSCD(Self.tag(NDEFMessage(records: [.uri("https://nfctap.dev/hang")]).encoded(), uid: 0x50))
         // The agent is in Notify once the server has the call (it is blocked from then on).
         let limit = Date().addingTimeInterval(20)
@@ -216,6 +216,21 @@ extension PCSCSystemTests.AgentSystemTests {
         #expect(took < .milliseconds(2500), "SIGTERM took \(took) while Notify hung (the call's timeout is 5 s)")
         print("agent timing: SIGTERM during a hung Notify → exit in \(took)")
         withExtendedLifetime(tap) {}
+    }
+
+    /// The same while the agent starts (`GetCapabilities` hangs): the signal is trapped first.
+    @Test func aSignalWhileStartingIsACleanStop() throws {
+        let desk = try AgentDesk()
+        let server = try NotificationServerMock()
+        try server.hang(capabilities: true, seconds: 30)
+        let agent = try CLIProcess(["agent", "--reader", "PCD 00 01"], environment: desk.environment(busAddress: server.address))
+        let limit = Date().addingTimeInterval(20)
+        while Date() < limit, !Self.serverIsBusy(server) { usleep(100_000) }
+        try #require(Self.serverIsBusy(server), "the agent never asked for the capabilities")
+        kill(agent.pid, SIGTERM)
+        let result = agent.finish(deadline: 10)
+        #expect(result.status == 0, "SIGTERM while starting: status \(result.status); \(result.stderr)")
+        #expect(agent.events("reading").isEmpty)
     }
 
     /// True while the server does not answer a call within 300 ms (dbusmock: blocked in Notify).

@@ -66,11 +66,14 @@ final class NotificationServerMock {
                                          .string("ret = dbus.UInt32(\(id))")])
     }
 
-    /// From now on `Notify` hangs for `seconds` (the whole server with it: dbusmock runs one loop).
-    func hangOnNotify(seconds: Int) throws {
+    /// From now on `Notify` (or `GetCapabilities`) hangs for `seconds`, the whole server with it
+    /// (dbusmock runs one loop).
+    func hang(capabilities: Bool = false, seconds: Int) throws {
+        let (member, input, output, value) = capabilities
+            ? ("GetCapabilities", "", "as", "['body', 'actions']") : ("Notify", "susssasa{sv}i", "u", "dbus.UInt32(1)")
         _ = try control.call(destination: Self.name, path: Self.path, interface: "org.freedesktop.DBus.Mock", member: "AddMethod",
-                             arguments: [.string(Self.name), .string("Notify"), .string("susssasa{sv}i"), .string("u"),
-                                         .string("import time; time.sleep(\(seconds)); ret = dbus.UInt32(1)")])
+                             arguments: [.string(Self.name), .string(member), .string(input), .string(output),
+                                         .string("import time; time.sleep(\(seconds)); ret = \(value)")])
     }
 
     /// The server's `ActionInvoked(id, key)` signal, as when the user clicks.
