@@ -167,9 +167,7 @@ extension PCSCSystemTests.AgentSystemTests {
         let result = agent.finish(deadline: 10)
         #expect(result.status == 0, "SIGHUP: status \(result.status); \(result.stderr)")
     }
-}
 
-extension PCSCSystemTests.AgentSystemTests {
     /// §1: a server that hands out the same id again replaced the old notification: a click on
     /// that id is about the newest tap, never an older tag's application.
     @Test func aReusedIdMeansTheNewestNotification() throws {
@@ -193,9 +191,7 @@ extension PCSCSystemTests.AgentSystemTests {
         agent.interrupt()
         #expect(agent.finish().status == 0)
     }
-}
 
-extension PCSCSystemTests.AgentSystemTests {
     /// A notification server that takes a tap's `Notify` and never answers: SIGTERM still ends the
     /// agent at once (it gives the call up), not after the call's 5 s timeout.
     @Test func aHungNotificationServerDoesNotDelayTheStop() throws {
@@ -205,9 +201,7 @@ extension PCSCSystemTests.AgentSystemTests {
         try server.hang(seconds: 30)
         let tap = try TagOnPCSCD(Self.tag(NDEFMessage(records: [.uri("https://nfctap.dev/hang")]).encoded(), uid: 0x50))
         // The agent is in Notify once the server has the call (it is blocked from then on).
-        let limit = Date().addingTimeInterval(20)
-        while Date() < limit, !Self.serverIsBusy(server) { usleep(100_000) }
-        try #require(Self.serverIsBusy(server), "the agent never called Notify")
+        try #require(Self.waitUntilBusy(server), "the agent never called Notify")
         let stop = ContinuousClock.now
         kill(agent.pid, SIGTERM)
         let result = agent.finish(deadline: 10)
@@ -224,13 +218,21 @@ extension PCSCSystemTests.AgentSystemTests {
         let server = try NotificationServerMock()
         try server.hang(capabilities: true, seconds: 30)
         let agent = try CLIProcess(["agent", "--reader", "PCD 00 01"], environment: desk.environment(busAddress: server.address))
-        let limit = Date().addingTimeInterval(20)
-        while Date() < limit, !Self.serverIsBusy(server) { usleep(100_000) }
-        try #require(Self.serverIsBusy(server), "the agent never asked for the capabilities")
+        try #require(Self.waitUntilBusy(server), "the agent never asked for the capabilities")
         kill(agent.pid, SIGTERM)
         let result = agent.finish(deadline: 10)
         #expect(result.status == 0, "SIGTERM while starting: status \(result.status); \(result.stderr)")
         #expect(agent.events("reading").isEmpty)
+    }
+
+    /// Waits (bounded) until the server is blocked in a call of the agent's.
+    static func waitUntilBusy(_ server: NotificationServerMock) -> Bool {
+        let limit = Date().addingTimeInterval(20)
+        while Date() < limit {
+            if serverIsBusy(server) { return true }
+            usleep(100_000)
+        }
+        return false
     }
 
     /// True while the server does not answer a call within 300 ms (dbusmock: blocked in Notify).
