@@ -94,6 +94,8 @@ install -d "$doc/docs" && install -m 644 docs/*.md "$doc/docs/"
 install -D -m 644 Examples/kiosk.json "$doc/examples/kiosk.json"
 install -m 644 packaging/deb/copyright "$doc/copyright"
 python3 scripts/lib/changelog.py debian "$NFCTAP_MAINTAINER" "$SOURCE_DATE_EPOCH" | gzip -9n >"$doc/changelog.gz"
+install -D -m 644 systemd/nfctap-agent.service "$root/usr/lib/systemd/user/nfctap-agent.service"
+install -D -m 644 desktop/nfctap-agent.desktop "$root/usr/share/applications/nfctap-agent.desktop"
 
 # Completions and man pages, generated from the command definitions of the binary packaged.
 install -d "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \

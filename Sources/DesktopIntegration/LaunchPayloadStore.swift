@@ -25,10 +25,13 @@ public enum LaunchError: Error, Equatable, Sendable, CustomStringConvertible {
 /// The files an application launched for a tap reads its message from: the raw NDEF bytes
 /// (`NFCTAP_NDEF_FILE`) and the JSON form (`NFCTAP_NDEF_JSON_FILE`), mode 0600 in
 /// `$XDG_RUNTIME_DIR/nfctap/launch` (0700). Files older than `lifetime` are removed when new ones
-/// are written, and the runtime directory itself goes at logout.
+/// are written and, in the agent, on time: its loop wakes at `nextExpiry()` and sweeps
+/// (docs/desktop-agent.md §4). The runtime directory itself goes at logout.
 public struct LaunchPayloadStore: Sendable {
     public static let fileEnvironmentKey = "NFCTAP_NDEF_FILE"
     public static let jsonEnvironmentKey = "NFCTAP_NDEF_JSON_FILE"
+    /// The URL the application was launched for (`NSUserActivity.webpageURL`), also its `%u`.
+    public static let urlEnvironmentKey = "NFCTAP_URL"
 
     public let directory: String
     public var lifetime: TimeInterval = 600
@@ -55,12 +58,22 @@ public struct LaunchPayloadStore: Sendable {
 
     /// Removes this store's files older than `lifetime`.
     public func sweep(now: Date = Date()) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasPrefix("tap-") {
+        for file in files() where now.timeIntervalSince1970 - file.modified >= lifetime { unlink(file.path) }
+    }
+
+    /// When the oldest file left becomes older than `lifetime` (nil: no file).
+    public func nextExpiry() -> Date? {
+        files().map(\.modified).min().map { Date(timeIntervalSince1970: $0 + lifetime) }
+    }
+
+    /// The store's own files: regular `tap-*` files (anything else in the directory is left alone).
+    private func files() -> [(path: String, modified: TimeInterval)] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        return names.filter { $0.hasPrefix("tap-") }.compactMap { name in
             let path = directory + "/" + name
             var st = stat()
-            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
-            if now.timeIntervalSince1970 - TimeInterval(st.st_mtim.tv_sec) > lifetime { unlink(path) }
+            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+            return (path, TimeInterval(st.st_mtim.tv_sec) + TimeInterval(st.st_mtim.tv_nsec) / 1e9)
         }
     }
 

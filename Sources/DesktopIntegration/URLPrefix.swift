@@ -1,7 +1,11 @@
 // `X-NFC-URL-Prefixes`: the URL prefixes an application claims (the desktop counterpart of
-// iOS associated domains). Matching is a prefix match that compares scheme and host without
-// case and only ends on a boundary, so `https://example.com` does not claim
-// `https://example.com.evil.test/` nor `https://example.com@evil.test/`.
+// iOS associated domains). Both the prefix and the URL are parsed by `TagURL`, and compared
+// component by component (docs/desktop-agent.md §2): scheme, host and port exactly (without case,
+// default ports filled in), then the normalised path (`%2E` decoded, dot segments removed, so
+// `https://example.com/app/../../admin` is `/admin`) as a prefix that ends on a boundary. So
+// `https://example.com` claims neither `https://example.com.evil.test/` nor
+// `https://example.com@evil.test/`: a URL with userinfo is claimed by nothing, and neither is a
+// path with an encoded `/` or `\` under a prefix narrower than the whole site.
 
 public enum URLPrefix {
     /// The desktop-entry key listing an application's prefixes (a `;`-separated list).
@@ -9,46 +13,47 @@ public enum URLPrefix {
 
     /// Whether `prefix` claims `url`; nil when not, else the length of the prefix (longer wins).
     public static func match(_ prefix: String, _ url: String) -> Int? {
-        guard !prefix.isEmpty, let p = split(prefix), let u = split(url) else { return nil }
-        guard p.scheme == u.scheme else { return nil }
-        guard let pAuthority = p.authority else {
+        guard let p = try? TagURL(prefix), let u = try? TagURL(url) else { return nil }
+        return match(p, u) ? prefix.count : nil
+    }
+
+    /// Whether the parsed `prefix` claims the parsed `url`.
+    public static func match(_ p: TagURL, _ u: TagURL) -> Bool {
+        guard p.scheme == u.scheme, p.userinfo == nil, u.userinfo == nil else { return false }
+        guard let pHost = p.host else {
             // No authority (`mailto:`, `tel:`): a plain prefix on the rest.
-            return u.rest.hasPrefix(p.rest) ? prefix.count : nil
+            return u.host == nil && rest(of: u, path: u.path).hasPrefix(rest(of: p, path: p.path))
         }
-        guard let uAuthority = u.authority, pAuthority == uAuthority else { return nil }
-        guard u.rest.hasPrefix(p.rest) else { return nil }
-        return boundary(after: p.rest, in: u.rest, allowAny: p.rest.hasSuffix("/")) ? prefix.count : nil
+        guard let uHost = u.host, canonical(pHost) == canonical(uHost), p.effectivePort == u.effectivePort else { return false }
+        let pPath = p.normalizedPath
+        if u.hasEncodedSeparator && pPath != "/" { return false }
+        let pRest = rest(of: p, path: pPath), uRest = rest(of: u, path: u.normalizedPath)
+        guard uRest.hasPrefix(pRest) else { return false }
+        return boundary(after: pRest, in: uRest)
     }
 
     /// The longest of `prefixes` that claims `url` (its length), nil when none does.
     public static func longestMatch(_ prefixes: [String], _ url: String) -> Int? {
-        prefixes.compactMap { match($0, url) }.max()
+        guard let u = try? TagURL(url) else { return nil }
+        return prefixes.compactMap { prefix in (try? TagURL(prefix)).flatMap { match($0, u) ? prefix.count : nil } }.max()
+    }
+
+    /// The path, then `?query` and `#fragment` as written.
+    private static func rest(of url: TagURL, path: String) -> String {
+        path + (url.query.map { "?" + $0 } ?? "") + (url.fragment.map { "#" + $0 } ?? "")
+    }
+
+    /// `example.com.` is `example.com`.
+    private static func canonical(_ host: String) -> String {
+        host.hasSuffix(".") ? String(host.dropLast()) : host
     }
 
     /// The URL after the prefix must start a new path segment, query or fragment (or be empty),
     /// unless the prefix itself ends with a separator.
-    private static func boundary(after matched: String, in rest: String, allowAny: Bool) -> Bool {
-        if allowAny || matched.count == rest.count { return true }
+    private static func boundary(after matched: String, in rest: String) -> Bool {
+        if matched.count == rest.count { return true }
         if let last = matched.last, "/?#&=".contains(last) { return true }
         let next = rest[rest.index(rest.startIndex, offsetBy: matched.count)]
         return "/?#".contains(next)
-    }
-
-    /// scheme (lowercased), authority (host lowercased; userinfo kept as is), the rest.
-    static func split(_ url: String) -> (scheme: String, authority: String?, rest: String)? {
-        guard let scheme = URLSchemePolicy.scheme(of: url) else { return nil }
-        let afterScheme = url.dropFirst(scheme.count + 1)
-        guard afterScheme.hasPrefix("//") else { return (scheme, nil, String(afterScheme)) }
-        let authorityAndRest = afterScheme.dropFirst(2)
-        let end = authorityAndRest.firstIndex(where: { "/?#".contains($0) }) ?? authorityAndRest.endIndex
-        let authority = authorityAndRest[..<end]
-        return (scheme, normalizedAuthority(authority), String(authorityAndRest[end...]))
-    }
-
-    private static func normalizedAuthority(_ authority: Substring) -> String {
-        if let at = authority.lastIndex(of: "@") {
-            return String(authority[...at]) + authority[authority.index(after: at)...].lowercased()
-        }
-        return authority.lowercased()
     }
 }

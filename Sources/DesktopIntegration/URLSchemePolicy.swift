@@ -1,3 +1,5 @@
+import Foundation
+
 // Which tag URLs the agent may open with the user's default handler when no application claims
 // them: web links, phone numbers and mail addresses. Anything else (file:, javascript:, smb:,
 // a custom scheme) only opens through an application that claims it (README.md, "Desk:
@@ -7,7 +9,7 @@ public enum URLSchemePolicy {
     /// Schemes opened with the default handler without a claim.
     public static let openableWithoutClaim: Set<String> = ["http", "https", "tel", "mailto"]
     /// The longest URL handed to any handler.
-    public static let maximumURLLength = 8192
+    public static let maximumURLLength = TagURL.maximumLength
 
     /// The scheme (RFC 3986 §3.1: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"), lowercased;
     /// nil when `url` does not start with one.
@@ -21,16 +23,31 @@ public enum URLSchemePolicy {
         return scheme.lowercased()
     }
 
-    /// True when `url` is well-formed enough to hand to a program (no controls, no spaces, not
-    /// empty, bounded) — whoever opens it.
+    /// True when `url` is well-formed enough to hand to a program: `TagURL` parses it (no controls,
+    /// spaces, backslashes or invisible characters; an unambiguous host; bounded) — whoever opens it.
     public static func isHandOverSafe(_ url: String) -> Bool {
-        guard !url.isEmpty, url.utf8.count <= maximumURLLength, scheme(of: url) != nil else { return false }
-        return !url.unicodeScalars.contains { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value) }
+        (try? TagURL(url)) != nil
     }
 
-    /// True when the default handler may open `url` with no application claiming it.
+    /// True when the default handler may open `url` with no application claiming it: a web, phone
+    /// or mail URL that `TagURL` parses, with no userinfo (`https://bank.example@evil.example/`
+    /// opens evil.example: refused, docs/desktop-agent.md §2).
     public static func mayOpenWithoutClaim(_ url: String) -> Bool {
-        guard isHandOverSafe(url), let scheme = scheme(of: url) else { return false }
-        return openableWithoutClaim.contains(scheme)
+        guard let parsed = try? TagURL(url) else { return false }
+        return parsed.userinfo == nil && openableWithoutClaim.contains(parsed.scheme) && unsafeMailFields(parsed).isEmpty
+    }
+
+    /// The header fields of a `mailto:` URL (RFC 6068 §2) a mail program may honour.
+    public static let mailFields: Set<String> = ["to", "cc", "bcc", "subject", "body", "in-reply-to"]
+
+    /// The fields of a `mailto:` URL beyond `mailFields` (names lowercased, percent-decoded):
+    /// `attach=` / `attachment=` make some mail programs attach a local file (docs/desktop-agent.md §2).
+    public static func unsafeMailFields(_ url: TagURL) -> [String] {
+        guard url.scheme == "mailto", let query = url.query else { return [] }
+        return query.split(separator: "&").compactMap { field in
+            let raw = String(field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            let name = (raw.removingPercentEncoding ?? raw).lowercased()
+            return mailFields.contains(name) ? nil : name
+        }
     }
 }

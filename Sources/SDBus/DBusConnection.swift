@@ -110,10 +110,13 @@ package final class DBusConnection {
     // MARK: Method calls
 
     /// Calls a method and returns the reply's arguments. Wraps `sd_bus_call_async` and runs the
-    /// event loop until the reply (or sd-bus's own timeout) arrives.
-    /// - Throws: `DBusError` with the peer's error name, `org.freedesktop.DBus.Error.NoReply` on timeout.
+    /// event loop until the reply (or sd-bus's own timeout) arrives, or `cancelDescriptor` (when
+    /// not -1) becomes readable: a stop request does not wait for a peer that does not answer.
+    /// - Throws: `DBusError` with the peer's error name, `org.freedesktop.DBus.Error.NoReply` on
+    ///   timeout, `DBusError.cancelledName` when `cancelDescriptor` ended the wait.
     package func call(destination: String, path: String, interface: String, member: String,
-                      arguments: [DBusValue] = [], timeout: Duration = .seconds(25)) throws -> [DBusValue] {
+                      arguments: [DBusValue] = [], timeout: Duration = .seconds(25),
+                      cancelDescriptor: Int32 = -1) throws -> [DBusValue] {
         var message: OpaquePointer? = nil
         var r = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
         guard r >= 0, let message else { throw DBusError(code: r, during: "building \(interface).\(member)") }
@@ -132,8 +135,10 @@ package final class DBusConnection {
 
         // sd-bus delivers a NoReply error when its timeout passes; the extra second only guards
         // against a loop that never gets that far.
-        let answered = try process(until: { pending.result != nil }, timeout: timeout + .seconds(1))
-        guard answered, let result = pending.result else {
+        let answered = try process(until: { pending.result != nil }, timeout: timeout + .seconds(1),
+                                   orReadable: cancelDescriptor >= 0 ? [cancelDescriptor] : [])
+        guard let result = pending.result else {
+            if answered { throw DBusError(name: DBusError.cancelledName, message: "\(interface).\(member) abandoned") }
             throw DBusError(name: DBusError.noReplyName, message: "\(interface).\(member) timed out")
         }
         return try result.get()

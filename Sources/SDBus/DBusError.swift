@@ -28,6 +28,8 @@ package struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `org.freedesktop.DBus.Error.NoReply`: what sd-bus reports when a call times out.
     package static let noReplyName = "org.freedesktop.DBus.Error.NoReply"
     package static let timeoutName = "org.freedesktop.DBus.Error.Timeout"
+    /// A call the caller gave up (`DBusConnection.call`'s `cancelDescriptor`); not sent by any peer.
+    package static let cancelledName = "org.nfctap.Error.Cancelled"
 
     /// True when the peer did not answer in time.
     package var isTimeout: Bool {

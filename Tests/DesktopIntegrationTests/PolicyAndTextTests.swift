@@ -10,7 +10,10 @@ import CoreNFCLinux
         ("mailto:a@example.com", true),
         ("file:///etc/passwd", false), ("javascript:alert(1)", false), ("smb://host/share", false),
         ("myapp://x", false), ("data:text/html,<b>", false), ("ftp://example.com/", false),
-        ("https://exa mple.com/", false), ("https://example.com/\n", false), ("https:", true),
+        ("https://exa mple.com/", false), ("https://example.com/\n", false), ("https:", false),
+        ("mailto:a@example.com?subject=Hi&body=x", true), ("mailto:a@example.com?attach=/home/u/.ssh/id_rsa", false),
+        ("mailto:a@example.com?%61ttachment=%2Fetc%2Fshadow", false),
+        ("https://bank.example@evil.example/", false), ("https://bank.example\\@evil.example/", false),
         ("", false), ("no scheme", false), ("1http://x", false),
     ])
     func opensOnlyWebPhoneAndMailWithoutAClaim(_ url: String, _ allowed: Bool) {
@@ -30,22 +33,28 @@ import CoreNFCLinux
     @Test func escapesTheMarkupTheSpecAllows() {
         #expect(NotificationText.escapeMarkup("<b>bold</b> & <a href=\"x\">") == "&lt;b&gt;bold&lt;/b&gt; &amp; &lt;a href=\"x\"&gt;")
         #expect(NotificationText.escapeMarkup("&amp;") == "&amp;amp;")
-        #expect(NotificationText.body("<i>x</i>\nline 2", markup: true) == "&lt;i&gt;x&lt;/i&gt;\nline 2")
-        #expect(NotificationText.body("<i>x</i>", markup: false) == "<i>x</i>")
+        #expect(NotificationText.body(lines: ["<i>x</i>", "line 2"], markup: true) == "&lt;i&gt;x&lt;/i&gt;\nline 2")
+        #expect(NotificationText.body(lines: ["<i>x</i>"], markup: false) == "<i>x</i>")
     }
 
     @Test func summaryIsOneBoundedLine() {
-        #expect(NotificationText.summary("a\nb\u{1B}[31mc\u{202E}d") == "a b [31mc d")
+        #expect(NotificationText.summary("a\nb\u{1B}[31mc\u{202E}d") == "a b [31mcd")
         let long = NotificationText.summary(String(repeating: "x", count: 500))
         #expect(long.count == NotificationText.maximumSummary && long.hasSuffix("…"))
     }
 }
 
 @Suite struct LaunchFilesTests {
-    @Test func payloadFilesArePrivateAndReadBack() throws {
+    /// A private (0700) directory standing for `XDG_RUNTIME_DIR`; the caller removes it.
+    static func makeRuntimeDirectory() throws -> String {
         let runtime = NSTemporaryDirectory() + "nfctap-runtime-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o700])
+        return runtime
+    }
+
+    @Test func payloadFilesArePrivateAndReadBack() throws {
+        let runtime = try Self.makeRuntimeDirectory()
         defer { try? FileManager.default.removeItem(atPath: runtime) }
         let store = try LaunchPayloadStore(environment: ["XDG_RUNTIME_DIR": runtime])
         // URI https://example.com/app/1 then a JSON record.

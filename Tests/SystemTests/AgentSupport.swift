@@ -31,7 +31,10 @@ final class NotificationServerMock {
         try #require(owned, "the notification_daemon mock did not claim \(Self.name)")
     }
 
-    deinit {
+    deinit { stop() }
+
+    /// Ends the server (as a crashed or restarted notification daemon).
+    func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -56,6 +59,23 @@ final class NotificationServerMock {
         }
     }
 
+    /// From now on `Notify` answers `id` every time (a server that reuses or replaces ids).
+    func answerEveryNotify(with id: UInt32) throws {
+        _ = try control.call(destination: Self.name, path: Self.path, interface: "org.freedesktop.DBus.Mock", member: "AddMethod",
+                             arguments: [.string(Self.name), .string("Notify"), .string("susssasa{sv}i"), .string("u"),
+                                         .string("ret = dbus.UInt32(\(id))")])
+    }
+
+    /// From now on `Notify` (or `GetCapabilities`) hangs for `seconds`, the whole server with it
+    /// (dbusmock runs one loop).
+    func hang(capabilities: Bool = false, seconds: Int) throws {
+        let (member, input, output, value) = capabilities
+            ? ("GetCapabilities", "", "as", "['body', 'actions']") : ("Notify", "susssasa{sv}i", "u", "dbus.UInt32(1)")
+        _ = try control.call(destination: Self.name, path: Self.path, interface: "org.freedesktop.DBus.Mock", member: "AddMethod",
+                             arguments: [.string(Self.name), .string(member), .string(input), .string(output),
+                                         .string("import time; time.sleep(\(seconds)); ret = \(value)")])
+    }
+
     /// The server's `ActionInvoked(id, key)` signal, as when the user clicks.
     func invoke(_ id: UInt32, _ key: String) throws {
         _ = try control.call(destination: Self.name, path: Self.path, interface: "org.freedesktop.DBus.Mock", member: "EmitSignal",
@@ -68,6 +88,8 @@ final class NotificationServerMock {
 struct NotifyCall: Equatable {
     var appName: String
     var replacesID: UInt32
+    var appIcon: String
+    var hints: [String: DBusValue]
     var summary: String
     var body: String
     var actions: [String]
@@ -75,10 +97,12 @@ struct NotifyCall: Equatable {
 
     init?(_ args: [DBusValue]) {
         guard args.count == 8, case let .string(app) = args[0], case let .uint32(replaces) = args[1],
-              case let .string(summary) = args[3], case let .string(body) = args[4],
+              case let .string(icon) = args[2], case let .string(summary) = args[3], case let .string(body) = args[4],
               case let .int32(timeout) = args[7] else { return nil }
         appName = app
         replacesID = replaces
+        appIcon = icon
+        hints = (args[6].stringKeyed ?? [:]).mapValues(\.unwrapped)
         self.summary = summary
         self.body = body
         actions = args[5].elements?.compactMap(\.string) ?? []
@@ -176,6 +200,16 @@ final class AgentDesk {
         let path = dataHome + "/applications/" + id
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
+    }
+
+    /// The recording stub `browser-stub` as the user's default handler (xdg-mime) of `schemes`.
+    func defaultHandlerStub(for schemes: [String], busAddress: String) throws {
+        let browser = try recordingApp("browser-stub")
+        try desktopEntry("browser-stub.desktop", name: "Browser Stub", exec: "\(browser) %u", prefixes: nil,
+                         extra: "MimeType=" + schemes.map { "x-scheme-handler/\($0);" }.joined() + "\n")
+        for scheme in schemes {
+            _ = try run("/usr/bin/xdg-mime", ["default", "browser-stub.desktop", "x-scheme-handler/\(scheme)"], busAddress: busAddress)
+        }
     }
 
     /// Runs a program with the desk's environment; returns its status and output.

@@ -79,8 +79,8 @@ extension PCSCSystemTests {
             let call = try #require(try Self.notify(server, count: 1).first)
             #expect(call.appName == "nfctap")
             #expect(call.replacesID == 0)
-            #expect(call.summary == Self.ticketURL)
-            #expect(call.body == "Open in Example Tickets\nTag 04:A6:E2:00:00:00:01 on \(TestPCSCD.reader1)")
+            #expect(call.summary == "example.com")  // the host first (docs/desktop-agent.md §2)
+            #expect(call.body == "\(Self.ticketURL)\nOpen in Example Tickets\nTag 04:A6:E2:00:00:00:01 on \(TestPCSCD.reader1)")
             #expect(call.actions == ["default", "Open", "open", "Open"])
             #expect(call.timeout == -1)
             withExtendedLifetime(tap) {}
@@ -146,8 +146,8 @@ extension PCSCSystemTests {
             let event = try #require(agent.waitForEvents("tap").first)
             #expect(event["action"] as? String == "open")
             let call = try #require(try Self.notify(server, count: 1).first)
-            #expect(call.summary == url)
-            #expect(call.body.hasPrefix("Open in your web browser\n"))
+            #expect(call.summary == "nfctap.dev")
+            #expect(call.body.hasPrefix("https://nfctap.dev/w?a=1&amp;b=&lt;2&gt;\nOpen in your web browser\n"), "\(call.body)")
             #expect(call.actions == ["default", "Open", "open", "Open"])
             withExtendedLifetime(tap) {}
             try server.invoke(Self.notificationID(event), "open")
@@ -185,10 +185,7 @@ extension PCSCSystemTests {
         @Test func hostileTagsAreNotOpenedAndTheirTextIsEscaped() throws {
             let desk = try AgentDesk()
             let server = try NotificationServerMock()
-            let browser = try desk.recordingApp("browser-stub")
-            try desk.desktopEntry("browser-stub.desktop", name: "Browser Stub", exec: "\(browser) %u", prefixes: nil,
-                                  extra: "MimeType=x-scheme-handler/file;x-scheme-handler/https;\n")
-            _ = try desk.run("/usr/bin/xdg-mime", ["default", "browser-stub.desktop", "x-scheme-handler/file"], busAddress: server.address)
+            try desk.defaultHandlerStub(for: ["file", "https"], busAddress: server.address)
             let agent = try Self.startAgent(desk, server)
 
             // A file: URL no app claims: shown, never opened.
@@ -300,7 +297,7 @@ extension PCSCSystemTests {
             let event = try #require(agent.waitForEvents("tap").first)
             print("agent timing: paused \(Int(pausedAfter * 1000)) ms after the scan process started; "
                   + "tag inserted → notification posted in \(Int(Date().timeIntervalSince(tapped) * 1000)) ms")
-            #expect(event["summary"] as? String == "https://nfctap.dev/after", "\(event)")
+            #expect(event["summary"] as? String == "nfctap.dev", "\(event)")
             withExtendedLifetime(tap) {}
             agent.interrupt()
             #expect(agent.finish().status == 0)
@@ -319,7 +316,7 @@ extension PCSCSystemTests {
             agent.waitForEvents("resumed")
             let tap = try TagOnPCSCD(Self.tag(NDEFMessage(records: [.uri("https://nfctap.dev/library")]).encoded(), uid: 0x0B))
             let event = try #require(agent.waitForEvents("tap").first)
-            #expect(event["summary"] as? String == "https://nfctap.dev/library")
+            #expect(event["summary"] as? String == "nfctap.dev")
             withExtendedLifetime(tap) {}
             agent.interrupt()
             #expect(agent.finish().status == 0)
@@ -402,15 +399,17 @@ extension PCSCSystemTests {
         func agentUnitVerifiesAsAUserUnit() throws {
             let desk = try AgentDesk()
             let text = try PackagingTests.read("systemd/nfctap-agent.service")
-            #expect(text.contains("ExecStart=/usr/local/bin/nfctap agent"))
+            #expect(text.contains("ExecStart=/usr/bin/nfctap agent"))  // the .deb's path
             #expect(text.contains("WantedBy=default.target"))
+            // The man page it names is the .deb's (generated from the commands), not on this machine: --man=no.
+            #expect(text.contains("Documentation=man:nfctap-agent(1)"))
             let unit = desk.root.appendingPathComponent("nfctap-agent.service")
-            try text.replacingOccurrences(of: "/usr/local/bin/nfctap", with: SystemEnvironment.cliPath)
+            try text.replacingOccurrences(of: "/usr/bin/nfctap", with: SystemEnvironment.cliPath)
                 .write(to: unit, atomically: true, encoding: .utf8)
             for (content, clean) in [(text, true), (text.replacingOccurrences(of: "Restart=", with: "Restrt="), false)] {
-                try content.replacingOccurrences(of: "/usr/local/bin/nfctap", with: SystemEnvironment.cliPath)
+                try content.replacingOccurrences(of: "/usr/bin/nfctap", with: SystemEnvironment.cliPath)
                     .write(to: unit, atomically: true, encoding: .utf8)
-                let (status, output) = try desk.run("/usr/bin/systemd-analyze", ["verify", "--user", unit.path], busAddress: "")
+                let (status, output) = try desk.run("/usr/bin/systemd-analyze", ["verify", "--user", "--man=no", unit.path], busAddress: "")
                 if clean {
                     #expect(status == 0 && output.isEmpty, "systemd-analyze verify --user printed: \(output)")
                 } else {

@@ -10,18 +10,26 @@ package final class AgentInbox: Sendable {
     /// Readable while something was posted since the last `clearWakeup()`; -1 without a pipe.
     package let wakeDescriptor: Int32
     private let wakeWriter: Int32
+    /// Readable once a stop was requested, and from then on (never cleared): a D-Bus call waiting
+    /// for a peer that does not answer gives up on it (`DBusConnection.call`'s `cancelDescriptor`).
+    package let stopDescriptor: Int32
+    private let stopWriter: Int32
 
     package init() {
+        (wakeDescriptor, wakeWriter) = Self.makePipe()
+        (stopDescriptor, stopWriter) = Self.makePipe()
+    }
+
+    private static func makePipe() -> (Int32, Int32) {
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) == 0 {
             for fd in ends { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         }
-        wakeDescriptor = ends[0]
-        wakeWriter = ends[1]
+        return (ends[0], ends[1])
     }
 
     deinit {
-        for fd in [wakeDescriptor, wakeWriter] where fd >= 0 { close(fd) }
+        for fd in [wakeDescriptor, wakeWriter, stopDescriptor, stopWriter] where fd >= 0 { close(fd) }
     }
 
     package func post(_ report: NFCTagReport) {
@@ -31,6 +39,8 @@ package final class AgentInbox: Sendable {
     package func take() -> [NFCTagReport] { state.withLock { s in defer { s.reports = [] }; return s.reports } }
     package func requestStop() {
         state.withLock { $0.stop = true }
+        var byte: UInt8 = 1
+        if stopWriter >= 0 { _ = write(stopWriter, &byte, 1) }
         wake()
     }
 
@@ -50,7 +60,7 @@ package final class AgentInbox: Sendable {
 }
 
 /// The agent's machine output: one JSON object per line on stdout (the journal keeps it under
-/// systemd). Every line has `"event"`: started, reading, paused, resumed, tap, unread, skipped, action, closed, paired, error.
+/// systemd). Every line has `"event"`: started, reading, paused, resumed, tap, unread, skipped, action, closed, paired, server, error.
 package enum AgentEvents {
     /// Serializes whole lines on stdout.
     private static let lock = Mutex(())

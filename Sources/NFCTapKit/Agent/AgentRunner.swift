@@ -38,8 +38,11 @@ package final class AgentRunner {
     private var skipOnce: Set<String> = []
     /// Restart delay after the session ended by itself.
     private var retryAfter: ContinuousClock.Instant?
-    /// Notification id → tap, in posting order.
-    private var taps: [(id: UInt32, tap: AgentTap)] = []
+    /// Notification (server's unique name + id) → tap, in posting order.
+    private var taps: [(notification: DesktopNotifier.Posted, tap: AgentTap)] = []
+    /// The launch payload files (nil without a private XDG_RUNTIME_DIR) and when the oldest expires.
+    private var payloads: LaunchPayloadStore?
+    private var nextSweep: ContinuousClock.Instant?
     private var notifier: DesktopNotifier!
     /// inotify on the session lock's directory (nil: polled every `pollInterval`).
     private var watch: NFCBackgroundReading.SessionWatch?
@@ -52,21 +55,26 @@ package final class AgentRunner {
                                    pairingOptions: settings.pairingOptions)
     }
 
-    /// Runs until SIGINT/SIGTERM. Returns the exit code: 0 after a signal, 1 when the session bus fails.
+    /// Runs until SIGINT/SIGTERM/SIGHUP. Returns the exit code: 0 after a signal, 1 when the session bus fails.
     package func run() -> Int32 {
+        let inbox = inbox
+        // First, so a signal at any step is a clean stop (exit 0). SIGHUP (the terminal or session
+        // that started it went away) ends it as SIGTERM does, not in the middle of a launch; a
+        // closed stdout (the journal gone) must not kill it: SIGPIPE ignored.
+        signal(SIGPIPE, SIG_IGN)
+        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: DispatchQueue(label: "nfctap.agent.signals")) { _ in inbox.requestStop() }
+        defer { withExtendedLifetime(trap) {} }
         do {
-            notifier = try DesktopNotifier(environment: environment)
+            notifier = try DesktopNotifier(environment: environment, cancelDescriptor: inbox.stopDescriptor)
             notifier.readCapabilities()
-            try notifier.listen(action: { [unowned self] id, key in invoked(id, key) },
-                                closed: { [unowned self] id, reason in closed(id, reason) })
+            try notifier.listen(action: { [unowned self] sender, id, key in invoked(sender, id, key) },
+                                closed: { [unowned self] sender, id, reason in closed(sender, id, reason) },
+                                ownerChanged: { [unowned self] old, new in serverChanged(old, new) })
         } catch {
             Stderr.line("nfctap agent: \(error)")
             AgentEvents.emit("error", [("message", .string("\(error)"))])
             return 1
         }
-        let inbox = inbox
-        let trap = SignalTrap(queue: DispatchQueue(label: "nfctap.agent.signals")) { _ in inbox.requestStop() }
-        defer { withExtendedLifetime(trap) {} }
         if NFCBackgroundReading.directory(environment: environment) == nil {
             Stderr.line("nfctap agent: XDG_RUNTIME_DIR is not set: other nfctap sessions cannot pause the agent, "
                         + "and applications cannot be given the tag's message (run it as a systemd user unit)")
@@ -76,6 +84,8 @@ package final class AgentRunner {
         if coordinates && watch == nil {
             Stderr.line("nfctap agent: cannot watch the session lock with inotify; testing it every \(settings.pollInterval)")
         }
+        payloads = try? LaunchPayloadStore(environment: environment)
+        sweepPayloads()
         AgentEvents.emit("started", [("markup", .bool(notifier.bodyMarkup))])
         var status: Int32 = 0
         var settleAt: ContinuousClock.Instant?
@@ -83,12 +93,13 @@ package final class AgentRunner {
             inbox.clearWakeup()
             if watch?.drainEvents() == true { settleAt = ContinuousClock.now + settings.settleDelay }
             coordinateReaders()
-            for report in inbox.take() { post(report) }
+            for report in inbox.take() where !inbox.stopRequested { post(report) }
+            if let at = nextSweep, ContinuousClock.now >= at { sweepPayloads() }
             // Sleep until traffic, a tag report, a session.lock event, or the next timed check.
             if let at = settleAt, ContinuousClock.now >= at { settleAt = nil }  // this pass was it
             let eventDriven = (watch != nil || !coordinates) && inbox.wakeDescriptor >= 0
             var timeout = eventDriven ? settings.recheckInterval : settings.pollInterval
-            for instant in [settleAt, retryAfter].compactMap({ $0 }) {
+            for instant in [settleAt, retryAfter, nextSweep].compactMap({ $0 }) {
                 timeout = min(timeout, max(.zero, instant - ContinuousClock.now))
             }
             do {
@@ -176,29 +187,34 @@ package final class AgentRunner {
             Stderr.line("nfctap agent: ignoring \(problem.path): \(problem.reason)")
         }
         let tap = AgentTap(report: report, claims: index.claim(for:))
-        let body = NotificationText.body(tap.bodyText, markup: notifier.bodyMarkup)
         var fields: [(String, JSONValue)] = [
             ("uid", .string(report.tag.uid.hexString)), ("reader", .string(report.tag.reader.name)),
             ("summary", .string(tap.summary)), ("action", .string(Self.actionName(tap.action))),
         ]
         if case let .launch(claim, _)? = tap.action { fields.append(("application", .string(claim.application.id))) }
         do {
-            let id = try notifier.notify(summary: tap.summary, body: body, actions: tap.actions)
-            taps.append((id, tap))
+            let posted = try notifier.notify(summary: tap.summary, bodyLines: tap.bodyLines, actions: tap.actions)
+            // A server that hands out an id again (or replaces a notification) replaced the old one:
+            // a click on it is about this tap only.
+            taps.removeAll { $0.notification == posted }
+            taps.append((posted, tap))
             if taps.count > settings.rememberedNotifications { taps.removeFirst() }
-            AgentEvents.emit("tap", [("notification", .int(Int(id)))] + fields)
+            AgentEvents.emit("tap", [("notification", .int(Int(posted.id)))] + fields)
         } catch {
             Stderr.line("nfctap agent: could not show a notification: \(error)")
             AgentEvents.emit("tap", fields + [("error", .string("\(error)"))])
         }
     }
 
-    private func invoked(_ id: UInt32, _ key: String) {
-        guard let tap = taps.first(where: { $0.id == id })?.tap else { return }  // not ours
+    /// An action of the server `sender`: only one of the notifications that server issued to us.
+    private func invoked(_ sender: String, _ id: UInt32, _ key: String) {
+        let posted = DesktopNotifier.Posted(owner: sender, id: id)
+        guard let tap = taps.first(where: { $0.notification == posted })?.tap else { return }  // not ours
         guard let action = tap.action, key == "default" || key == action.key else { return }
         var fields: [(String, JSONValue)] = [("notification", .int(Int(id))), ("key", .string(key))]
         do {
             let json = TagReportJSON.object(tap.report).jsonText
+            defer { schedulePayloadSweep() }
             switch try dispatcher.perform(tap, bus: notifier.bus, jsonText: json, pairingFinished: { text in
                 Stderr.line("nfctap agent: \(NDEFText.safe(text))")
                 AgentEvents.emit("paired", [("notification", .int(Int(id))), ("result", .string(text))])
@@ -216,10 +232,38 @@ package final class AgentRunner {
         AgentEvents.emit("action", fields)
     }
 
-    private func closed(_ id: UInt32, _ reason: UInt32) {
-        guard let i = taps.firstIndex(where: { $0.id == id }) else { return }
+    private func closed(_ sender: String, _ id: UInt32, _ reason: UInt32) {
+        let posted = DesktopNotifier.Posted(owner: sender, id: id)
+        guard let i = taps.firstIndex(where: { $0.notification == posted }) else { return }
         taps.remove(at: i)
         AgentEvents.emit("closed", [("notification", .int(Int(id))), ("reason", .int(Int(reason)))])
+    }
+
+    /// The notification server went away or was replaced: its notifications (and their actions)
+    /// are gone with it; ids from the next one mean other notifications (docs/desktop-agent.md §1).
+    private func serverChanged(_ old: String, _ new: String) {
+        let dropped = taps.filter { $0.notification.owner != new }
+        taps.removeAll { $0.notification.owner != new }
+        AgentEvents.emit("server", [("owner", .string(new)), ("forgotten", .int(dropped.count))])
+        if !dropped.isEmpty {
+            Stderr.line("nfctap agent: the notification server \(new.isEmpty ? "stopped" : "changed"); "
+                        + "forgot the actions of \(dropped.count) notification(s)")
+        }
+    }
+
+    // MARK: Launch payloads
+
+    /// Removes expired payload files and sets the loop's next wake-up for the oldest one left.
+    private func sweepPayloads() {
+        payloads?.sweep()
+        schedulePayloadSweep()
+    }
+
+    private func schedulePayloadSweep() {
+        guard let expiry = payloads?.nextExpiry() else { nextSweep = nil; return }
+        // A little after the expiry, so the file is past its lifetime when the loop wakes.
+        let delay = max(0, expiry.timeIntervalSinceNow) + 0.05
+        nextSweep = ContinuousClock.now + .milliseconds(Int64(delay * 1000))
     }
 
     /// reader name + UID of the tags on the PC/SC readers now (libnfc devices are not looked at).

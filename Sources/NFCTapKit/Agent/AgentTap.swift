@@ -41,33 +41,60 @@ package struct AgentTap {
     package let report: NFCTagReport
     package let content: Content
     package let action: Action?
-    /// A URL that nothing may open (a scheme beyond web/tel/mailto and no claim).
+    /// A URL that nothing may open, and why (a scheme beyond web/tel/mailto and no claim, a URL
+    /// `TagURL` refuses, userinfo before the host).
     package let refusedURL: String?
+    package let refusal: String?
+    /// The tag's URL as parsed (nil when it is not one or `TagURL` refuses it).
+    package let parsedURL: TagURL?
 
     /// Classifies a report; `claims` answers which application claims a URL.
     package init(report: NFCTagReport, claims: (String) -> URLClaim?) {
         self.report = report
         let content = Self.content(of: report)
         self.content = content
+        var parsedURL: TagURL?
         switch content {
         case let .url(url):
-            if let claim = claims(url), URLSchemePolicy.isHandOverSafe(url) {
+            let parsed = Result { () throws(TagURLError) in try TagURL(url) }
+            parsedURL = try? parsed.get()
+            if case let .failure(error) = parsed {
+                action = nil
+                refusedURL = url
+                refusal = "Not opened: not a well-formed link (\(error))"
+            } else if let claim = claims(url) {
                 action = .launch(claim, url: url)
                 refusedURL = nil
+                refusal = nil
             } else if URLSchemePolicy.mayOpenWithoutClaim(url) {
                 action = .openWithDefault(url)
                 refusedURL = nil
+                refusal = nil
+            } else if let parsedURL, case let fields = URLSchemePolicy.unsafeMailFields(parsedURL), !fields.isEmpty {
+                action = nil
+                refusedURL = url
+                refusal = "Not opened: the mail link sets \(fields.joined(separator: ", ")), not only to, cc, subject and body"
+            } else if let parsedURL, parsedURL.userinfo != nil {
+                // `https://bank.example.com.…@evil.example/` goes to evil.example (docs/desktop-agent.md §2).
+                action = nil
+                refusedURL = url
+                refusal = "Not opened: this link goes to \(Self.hostLine(parsedURL.displayHost ?? "", limit: 120)); "
+                    + "the text before \"@\" is a user name, not the site"
             } else {
                 action = nil
                 refusedURL = url
+                refusal = "No application opens \(parsedURL?.scheme ?? "such") links"
             }
         case let .zebra(identity):
             action = .pair(identity)
             refusedURL = nil
+            refusal = nil
         default:
             action = nil
             refusedURL = nil
+            refusal = nil
         }
+        self.parsedURL = parsedURL
     }
 
     package static func content(of report: NFCTagReport) -> Content {
@@ -93,11 +120,13 @@ package struct AgentTap {
         return .otherRecords
     }
 
-    /// The notification's summary (plain text: the spec allows no markup there).
+    /// The notification's summary (plain text: the spec allows no markup there). For a URL with a
+    /// host, the host (with a port that is not the default): what the user must see first, and
+    /// never cut away by a long userinfo or path (docs/desktop-agent.md §2).
     package var summary: String {
         let text: String
         switch content {
-        case let .url(url): text = url
+        case let .url(url): text = parsedURL?.displayHost.map { Self.hostLine($0, limit: NotificationText.maximumSummary) } ?? url
         case let .zebra(identity): text = "Zebra printer \(identity.serial)"
         case let .text(t): text = t
         case let .media(type): text = "NFC tag: \(type)"
@@ -110,9 +139,11 @@ package struct AgentTap {
         return NotificationText.summary(text)
     }
 
-    /// The body, before escaping: what the action does, then where the tag was.
-    package var bodyText: String {
+    /// The body's lines, before sanitising and escaping (`NotificationText.body(lines:markup:)`
+    /// makes each one line): the URL, what the action does, then where the tag was.
+    package var bodyLines: [String] {
         var lines: [String] = []
+        if case let .url(url) = content, parsedURL?.displayHost != nil { lines.append(url) }
         switch action {
         case let .launch(claim, _)?: lines.append("Open in \(claim.application.name)")
         case let .openWithDefault(url)?:
@@ -122,13 +153,17 @@ package struct AgentTap {
             lines.append("Pair with this printer" + (identity.model.map { " (\($0))" } ?? ""))
         case nil:
             if case let .text(text) = content { lines.append(text) }
-            if let refusedURL {
-                lines.append("No application opens \(URLSchemePolicy.scheme(of: refusedURL) ?? "such") links")
-            }
+            if let refusal { lines.append(refusal) }
             if case let .unreadable(reason) = content { lines.append("Hold the tag still and tap again (\(reason))") }
         }
         lines.append("Tag \(report.tag.uid.hexString(separator: ":")) on \(report.tag.reader.name)")
-        return lines.joined(separator: "\n")
+        return lines
+    }
+
+    /// A host that fits `limit` characters: a longer one loses its start, never its end, where the
+    /// registrable domain is (`…login.verify.evil.example`).
+    package static func hostLine(_ host: String, limit: Int) -> String {
+        host.count <= limit ? host : "…" + host.suffix(limit - 1)
     }
 
     /// Notify's actions: key/label pairs (`default` is what clicking the notification does).

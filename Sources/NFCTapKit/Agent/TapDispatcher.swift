@@ -40,6 +40,7 @@ package struct TapDispatcher {
             var env = environment
             env[LaunchPayloadStore.fileEnvironmentKey] = files.ndef
             env[LaunchPayloadStore.jsonEnvironmentKey] = files.json
+            env[LaunchPayloadStore.urlEnvironmentKey] = url
             let argv = claim.application.argv(url: url, file: files.ndef)
             let pid = try ProgramLauncher.launch(argv, environment: env)
             return .done("launched \(claim.application.id) (pid \(pid))")
