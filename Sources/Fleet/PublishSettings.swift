@@ -29,6 +29,7 @@ public struct PublishSettings: Equatable, Sendable {
         self.caFile = caFile
         self.site = site
         self.station = station
+        try Topic.validate(topic)
     }
 
     /// The records' topic: the URL's, else `nfctap/<site>/<station>/taps` (station: the host name).
@@ -43,8 +44,8 @@ public struct PublishSettings: Equatable, Sendable {
     }
 
     /// The forwarder's configuration for `outbox`.
-    public func configuration(outbox: String, machineID: String) -> ForwarderConfiguration {
-        ForwarderConfiguration(outboxPath: outbox, url: url, topic: topic, caFile: caFile, machineID: machineID)
+    public func configuration(outbox: String, stationID: String) -> ForwarderConfiguration {
+        ForwarderConfiguration(outboxPath: outbox, url: url, topic: topic, caFile: caFile, stationID: stationID)
     }
 
     /// A warning when `path` (a configuration file holding this password) can be read by every user.

@@ -17,6 +17,9 @@ extension KioskConfiguration {
         guard let url = try r.string("url") else { throw fail("publish.url", "missing: the broker, e.g. mqtt://broker.example/nfctap/site/station/taps") }
         let caFile = try r.string("caFile")
         if let caFile, !caFile.hasPrefix("/") { throw fail("publish.caFile", "must be an absolute path") }
+        if let caFile {
+            do { try CAFile.validate(caFile) } catch { throw fail("publish.caFile", "\(error)") }
+        }
         guard case .file = c.output else {
             throw fail("publish", "needs \"output\" to be a file: the file is the outbox records are published from")
         }

@@ -25,23 +25,27 @@ struct PublishOptions: ParsableArguments {
         } catch {
             throw CLIError("--publish: " + NDEFText.safe("\(error)"))
         }
-        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw CLIError("--mqtt-ca: cannot read \(NDEFText.safe(caFile))")
+        if let caFile {
+            do { try CAFile.validate(caFile) } catch { throw CLIError("--mqtt-ca: " + NDEFText.safe("\(error)")) }
         }
         if settings.url.password != nil, ProcessInfo.processInfo.environment[PublishSettings.passwordVariable] == nil {
             log("nfctap: warning: the MQTT password on the command line is visible to other users (ps): prefer \(PublishSettings.passwordVariable)")
         }
-        let machineID: String
+        let stationID: String
         do {
-            machineID = try StationIdentity.machineID()
+            stationID = try StationIdentity.stationID()
         } catch {
             throw CLIError(NDEFText.safe("\(error)"))
         }
-        var configuration = settings.configuration(outbox: outbox, machineID: machineID)
+        var configuration = settings.configuration(outbox: outbox, stationID: stationID)
         tune(&configuration)
         let forwarder = Forwarder(configuration: configuration)
         forwarder.onLog = { _, message in log(NDEFText.safe(message)) }
-        forwarder.start()
+        do {
+            try forwarder.start()
+        } catch {
+            throw CLIError(NDEFText.safe("\(error)"))
+        }
         let monitor = ForwarderMonitor(forwarder: forwarder, interval: .milliseconds(Int64(statusEvery * 1000))) { status in
             log("MQTT: " + NDEFText.safe(status.summary))
         }
