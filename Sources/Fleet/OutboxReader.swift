@@ -100,12 +100,12 @@ public final class OutboxReader {
             if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
                 let end = bufferStart + UInt64(newline + 1)
                 offset = end
-                if let dropped = skipped {
-                    return OutboxRecord(bytes: [], end: end, oversizedLength: dropped + UInt64(newline))
+                if skipped != nil || newline - start > Self.maxRecordBytes {
+                    return OutboxRecord(bytes: [], end: end, oversizedLength: (skipped ?? 0) + UInt64(newline - start))
                 }
                 return OutboxRecord(bytes: buffer[start..<newline], end: end, oversizedLength: nil)
             }
-            if skipped != nil || buffer.count - start >= Self.maxRecordBytes {
+            if skipped != nil || buffer.count - start > Self.maxRecordBytes {
                 // Too long to publish: drop what is buffered and look for the line's end.
                 skipped = (skipped ?? 0) + UInt64(buffer.count - start)
                 bufferStart += UInt64(buffer.count)

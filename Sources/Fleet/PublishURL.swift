@@ -128,7 +128,7 @@ public struct PublishURL: Equatable, Sendable, CustomStringConvertible {
             host = String(hostPort[hostPort.index(after: hostPort.startIndex)..<close])
             let after = hostPort[hostPort.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw PublishURLError.badPort(String(after.prefix(20))) }
+                guard after.hasPrefix(":") else { throw PublishURLError.badPort("…") }
                 portText = after.dropFirst()
             }
             guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
@@ -149,7 +149,8 @@ public struct PublishURL: Equatable, Sendable, CustomStringConvertible {
         if let portText {
             guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }),
                   let value = Int(portText), (1...65535).contains(value) else {
-                throw PublishURLError.badPort(String(portText.prefix(20)))
+                // Only digits are shown: anything else may be a piece of a mistyped password.
+                throw PublishURLError.badPort(portText.allSatisfy({ $0.isASCII && $0.isNumber }) ? String(portText.prefix(20)) : "…")
             }
         }
         return (username, password, host, portText)
