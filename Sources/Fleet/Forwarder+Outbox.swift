@@ -26,7 +26,7 @@ extension Forwarder {
     /// Opens the file `saved` was kept for: the path itself, or a rotated file beside it.
     private func resume(_ saved: OutboxPosition) throws {
         let path = configuration.outboxPath
-        let rotated = RotatedFiles(outboxPath: path)
+        let rotated = RotatedFiles(outboxPath: path, owner: try openIfPresent(path)?.owner)
         var candidate: OutboxReader?
         if let atPath = try openIfPresent(path), atPath.device == saved.device, atPath.inode == saved.inode {
             candidate = atPath
@@ -56,7 +56,7 @@ extension Forwarder {
     func advance(after modified: Double, finishedInode: UInt64?) throws {
         let path = configuration.outboxPath
         let current = try openIfPresent(path)
-        let next = RotatedFiles(outboxPath: path)
+        let next = RotatedFiles(outboxPath: path, owner: reader?.owner ?? current?.owner)
             .successors(after: modified, except: finishedInode, currentInode: current?.inode)
             .first
         if let next, let reader = try? OutboxReader(path: next.path), reader.inode == next.inode {

@@ -170,7 +170,7 @@ public final class Forwarder: @unchecked Sendable {
             let socket = client.socket
             guard socket >= 0 else { drop("the connection closed"); continue }
             // A writer in the middle of an append confirms it within milliseconds: look again soon.
-            let timeout: Int32 = reader?.writerBusy == true ? 2 : inFlight.isEmpty ? 250 : 100
+            let timeout: Int32 = reader?.writerBusy == true ? 5 : inFlight.isEmpty ? 250 : 100
             let (readable, writable) = FileWatcher.poll(socket: socket, wantsWrite: client.wantsWrite,
                                                         watcher: watcher, timeoutMilliseconds: timeout)
             step { try client.service(readable: readable, writable: writable) }

@@ -11,8 +11,13 @@ final class ForwarderLock {
     ///   when the lock path is a symbolic link, FIFO…, `FleetError.io`.
     init(outboxPath: String) throws {
         path = outboxPath + ".fleet-lock"
-        guard let (fd, _) = try SafeFile.open(path, flags: O_RDWR | O_CREAT, mode: 0o644) else {
+        guard let (fd, info) = try SafeFile.open(path, flags: O_RDWR | O_CREAT, mode: 0o644) else {
             throw FleetError.io(operation: "create", path: path, errno: ENOENT)
+        }
+        // It is truncated below: never a hard link to another file, never someone else's.
+        guard info.st_nlink == 1, info.st_uid == geteuid() else {
+            close(fd)
+            throw FleetError.notOwnFile(path: path, kind: info.st_nlink != 1 ? "a hard link to another file" : "owned by another user")
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno

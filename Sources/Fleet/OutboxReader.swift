@@ -64,6 +64,12 @@ public final class OutboxReader {
         return Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
     }
 
+    /// The file's owner.
+    public var owner: uid_t {
+        var st = stat()
+        return fstat(descriptor, &st) == 0 ? st.st_uid : 0
+    }
+
     /// Whether the file is deleted (no name left).
     public var unlinked: Bool {
         var st = stat()

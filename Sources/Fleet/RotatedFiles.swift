@@ -4,7 +4,8 @@ import Foundation
 /// `<name>.<suffix>` or `<name>-<suffix>` (logrotate's `taps.jsonl.1` and `taps.jsonl-20261127`,
 /// `mv taps.jsonl taps.jsonl.old`), not compressed (`.gz`, `.xz`, `.zst`, `.bz2`, `.lz4`, `.Z`: use
 /// logrotate's `delaycompress`) and not the forwarder's own `.fleet-*` files. A rotated file keeps
-/// its inode, which is how the position file finds it again (README "Fleet": rotation).
+/// its inode, which is how the position file finds it again (README "Fleet": rotation). A file
+/// with more than one name (a hard link) or another owner is never a candidate.
 struct RotatedFiles {
     struct Candidate: Equatable {
         var path: String
@@ -14,6 +15,8 @@ struct RotatedFiles {
     }
 
     let outboxPath: String
+    /// The uid every candidate must have (the published file's owner); nil: any.
+    var owner: uid_t? = nil
 
     private static let compressed = [".gz", ".xz", ".zst", ".bz2", ".lz4", ".Z"]
 
@@ -30,7 +33,10 @@ struct RotatedFiles {
                   !Self.compressed.contains(where: { suffix.hasSuffix($0) }) else { continue }
             let path = directory.isEmpty ? name : directory + "/" + name
             var st = stat()
-            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            // Only a plain rotated file: regular, one name (not a hard link planted to another
+            // file), owned by the owner of the file being published.
+            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_nlink == 1,
+                  owner.map({ $0 == st.st_uid }) ?? true else { continue }
             found.append(Candidate(path: path, device: UInt64(st.st_dev), inode: UInt64(st.st_ino),
                                    modified: Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9))
         }

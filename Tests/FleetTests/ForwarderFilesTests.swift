@@ -128,4 +128,34 @@ import Testing
         dir.append("open.jsonl", "\n")
         #expect(try partial.next()?.oversizedLength == UInt64(big.utf8.count))
     }
+
+    @Test("rotated files: only plain regular files beside the outbox, oldest last write first; links, FIFOs, hard links and our own files never")
+    func rotatedCandidates() throws {
+        let dir = TemporaryDirectory()
+        let file = dir.write("taps.jsonl", "")
+        let older = dir.write("taps.jsonl.2", "{\"seq\":1}\n")
+        usleep(20_000)
+        let newer = dir.write("taps.jsonl-20261127", "{\"seq\":2}\n")
+        let secret = dir.write("secret", "password\n")
+        symlink(secret, file + ".3")
+        mkfifo(file + ".4", 0o600)
+        link(secret, file + ".5")  // a hard link planted to another file
+        _ = dir.write("taps.jsonl.6.gz", "compressed")
+        _ = dir.write("taps.jsonl.fleet-position", "{}")
+        _ = dir.write("taps.jsonlx", "not a rotation name")
+        let found = RotatedFiles(outboxPath: file).candidates().map(\.path)
+        #expect(found == [older, newer], "\(found)")
+    }
+
+    @Test("the lock file as a hard link to another file: refused, the file not truncated")
+    func lockFileHardLinkRefused() throws {
+        let dir = TemporaryDirectory()
+        let file = dir.write("taps.jsonl", "{\"seq\":1}\n")
+        let victim = dir.write("victim", "keep me\n")
+        link(victim, file + ".fleet-lock")
+        #expect(throws: FleetError.notOwnFile(path: file + ".fleet-lock", kind: "a hard link to another file")) {
+            try Forwarder(configuration: Self.configuration(file)).start()
+        }
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me\n")
+    }
 }
