@@ -86,7 +86,16 @@ struct FleetOperatorTests {
         let secret = "Zm9v/YmFy+YmF6@cXV4:=="
         let forward = try startForward(file: file, url: "mqtt://station-7:\(secret)@127.0.0.1:\(TestBroker.port)/\(topic)")
         #expect(LineProcess.waitUntil(20) { consumer.lines.count >= 1 }, "\(forward.stderr)")
+        // logrotate's postrotate SIGHUP does not kill it: it goes on publishing.
+        forward.signal(SIGHUP)
+        usleep(300_000)
+        #expect(forward.process.isRunning)
+        let fd = open(file, O_WRONLY | O_APPEND)
+        _ = "{\"seq\":2}\n".utf8CString.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+        #expect(LineProcess.waitUntil(20) { consumer.lines.count >= 2 }, "\(forward.stderr)")
         forward.stop()
+        #expect(forward.process.terminationStatus == 0)
         #expect(forward.stderr.contains("mqtt://station-7:***@127.0.0.1"), "\(forward.stderr)")
         // A broker that refuses: the retry lines name the URL, never the secret or a piece of it.
         let refused = try startForward(file: file, url: "mqtt://station-7:\(secret)@127.0.0.1:1/\(topic)")

@@ -19,6 +19,8 @@ struct PublishOptions: ParsableArguments {
     func startForwarder(outbox: String, statusEvery: Double, tune: (inout ForwarderConfiguration) -> Void = { _ in },
                         log: @escaping @Sendable (String) -> Void) throws -> Forwarder? {
         guard let url else { return nil }
+        // A broker that closes a TLS connection under a write gives EPIPE, never a killed station.
+        signal(SIGPIPE, SIG_IGN)
         let settings: PublishSettings
         do {
             settings = try PublishSettings(url: url, caFile: caFile)
