@@ -77,10 +77,14 @@ extension Forwarder {
             }
             lastProblem = nil
             statusMessage = try? client?.publish(topic: configuration.statusTopic, payload: online, qos: 1, retain: true)
+            for (topic, payload) in configuration.announcements {
+                if let mid = try? client?.publish(topic: topic, payload: payload, qos: 1, retain: true) { announcementMessages.insert(mid) }
+            }
         case let .disconnected(code):
             pendingDrop = pendingDrop ?? (code == 0 ? "disconnected" : MQTTError(code: code, operation: "connection").description)
         case let .published(mid):
             if mid == statusMessage { statusMessage = nil; return }
+            if announcementMessages.remove(mid) != nil { return }
             acknowledged.insert(mid)
             var advanced: UInt64 = 0
             while let first = inFlight.first, acknowledged.remove(first.mid) != nil {
@@ -143,6 +147,7 @@ extension Forwarder {
         inFlight.removeAll()
         acknowledged.removeAll()
         statusMessage = nil
+        announcementMessages.removeAll()
         if let reader { reader.rewind(to: position.offset) }
         nextSequence = position.records + 1
         nextAttempt = .now + retryDelay

@@ -48,6 +48,7 @@ public final class Forwarder: @unchecked Sendable {
     var inFlight: [(mid: Int32, end: UInt64, sequence: UInt64, sentAt: ContinuousClock.Instant)] = []
     var acknowledged: Set<Int32> = []
     var statusMessage: Int32?
+    var announcementMessages: Set<Int32> = []
     var nextSequence: UInt64 = 1
     var pendingDrop: String?
     var retryDelay: Duration

@@ -25,6 +25,8 @@ public struct ForwarderConfiguration: Sendable {
     /// most this much, with the same ids.
     public var persistInterval: Duration = .milliseconds(200)
     public var keepAliveSeconds: Int32 = 10
+    /// Retained messages published on every connection after the status (Home Assistant discovery).
+    public var announcements: [(topic: String, payload: [UInt8])] = []
 
     public init(outboxPath: String, url: PublishURL, topic: String? = nil, caFile: String? = nil,
                 stationID: String, clientID: String? = nil) {

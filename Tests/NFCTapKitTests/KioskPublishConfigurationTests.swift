@@ -35,11 +35,22 @@ struct KioskPublishConfigurationTests {
         (#"{"action": "json", "output": "/x.jsonl", "publish": "mqtt://b/t"}"#, "expected an object"),
         (#"{"action": "json", "output": "/x.jsonl", "publish": {"url": "mqtts://b/t", "caFile": "/nonexistent/ca.pem"}}"#, "CA file /nonexistent/ca.pem"),
         (#"{"action": "json", "output": "/x.jsonl", "publish": {"url": "mqtt://b/$SYS/t"}}"#, "broker's own"),
+        (#"{"action": "json", "output": "/x.jsonl", "homeassistant": {}}"#, "needs \"publish\""),
+        (#"{"action": "json", "output": "/x.jsonl", "publish": {"url": "mqtt://b/t"}, "homeassistant": {"field": "uid }}"}}"#, "tag id field"),
+        (#"{"action": "json", "output": "/x.jsonl", "publish": {"url": "mqtt://b/t"}, "homeassistant": {"qos": 1}}"#, "homeassistant.qos"),
     ])
     func refuses(json: String, expected: String) {
         let message = Self.problem(json)
         #expect(message?.contains(expected) == true, "\(message ?? "accepted")")
         #expect(message?.contains("pw") != true)
+    }
+
+    @Test func homeAssistantAnnouncesTheStation() throws {
+        let c = try KioskConfigurationTests.parse("""
+            {"action": "json", "output": "/var/lib/nfctap/taps.jsonl", "publish": {"url": "mqtt://b", "site": "n", "station": "k"},
+             "homeassistant": {"prefix": "ha", "field": "uid"}}
+            """)
+        #expect(c.publish?.homeAssistant == (try HomeAssistantDiscovery(prefix: "ha")))
     }
 
     @Test func warnsWhenEveryoneCanReadThePassword() throws {

@@ -205,3 +205,52 @@ struct FleetOperatorTests {
         #expect(consumer.lines.last?.contains("04BB") == true, "\(consumer.lines)")
     }
 }
+
+extension FleetOperatorTests {
+    @Test("Home Assistant: the retained tag scanner config matches HA's schema; a tap made while the broker is away reaches HA")
+    func homeAssistantDiscovery() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let topic = topic("ha")
+        let prefix = "ha-\(UUID().uuidString.prefix(8))"
+        let file = write("taps.jsonl", "")
+        let link = try LinkProxy(to: UInt16(TestBroker.port) ?? 1883)
+        defer { link.stop() }
+        let taps = try startConsumer(topic: topic)
+        defer { taps.stop() }
+        let forward = try startForward(file: file, url: "mqtt://127.0.0.1:\(link.port)/\(topic)",
+                                       extra: ["--homeassistant", "--homeassistant-prefix", prefix, "--ack-timeout", "1", "--retry-max", "0.3"])
+        defer { forward.stop() }
+        #expect(LineProcess.waitUntil(15) { forward.stderr.contains("MQTT: connected") }, "\(forward.stderr)")
+        // A subscriber arriving later gets the retained config, as HA does when it starts.
+        let discovery = try LineProcess("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", TestBroker.port, "-t", "\(prefix)/tag/#",
+                                                                    "-C", "1", "-W", "10", "-v"]).waitForExit().joined()
+        let space = try #require(discovery.firstIndex(of: " "), "no retained discovery config: \(discovery)")
+        let configTopic = String(discovery[..<space])
+        let config = try #require(try JSONSerialization.jsonObject(with: Data(discovery[discovery.index(after: space)...].utf8)) as? [String: Any])
+        // HA's tag scanner schema: <prefix>/tag/[<node>/]<object>/config; topic required; value_template;
+        // device required with identifiers or connections.
+        let levels = configTopic.split(separator: "/")
+        #expect(levels.first.map(String.init) == prefix && levels[1] == "tag" && levels.last == "config" && (4...5).contains(levels.count))
+        #expect(config["topic"] as? String == topic)
+        #expect(config["value_template"] as? String == "{{ value_json.uid }}")
+        let device = try #require(config["device"] as? [String: Any])
+        #expect(!((device["identifiers"] as? [String]) ?? []).isEmpty)
+        #expect(device["model"] is String && device["sw_version"] is String)
+        let availability = try #require((config["availability"] as? [[String: Any]])?.first)
+        #expect(availability["topic"] as? String == String(topic.dropLast("taps".count)) + "status")
+
+        link.cut(refusingFor: 600)  // the broker away: the tap waits in the file
+        let fd = open(file, O_WRONLY | O_APPEND)
+        _ = #"{"uid":"04A1B2C3D4E5F6","type":"NTAG215","reader":"r"}"#.appending("\n").utf8CString
+            .withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+        usleep(1_000_000)
+        #expect(taps.lines.isEmpty)
+        link.cut(refusingFor: 0)
+        #expect(LineProcess.waitUntil(20) { taps.lines.count >= 1 }, "\(forward.stderr)")
+        let tap = try #require(try JSONSerialization.jsonObject(with: Data((taps.lines.first ?? "").utf8)) as? [String: Any])
+        #expect(tap["uid"] as? String == "04A1B2C3D4E5F6", "what value_template reads")
+        // Clean up the retained config.
+        _ = try LineProcess("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", TestBroker.port, "-t", configTopic, "-r", "-n"]).waitForExit()
+    }
+}

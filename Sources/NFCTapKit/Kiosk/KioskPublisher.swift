@@ -20,8 +20,12 @@ package final class KioskPublisher: Sendable {
     /// Makes the station id (tests give a fixed one).
     private let stationID: @Sendable () throws -> String
 
-    package init(logger: Logger, stationID: @escaping @Sendable () throws -> String = { try StationIdentity.stationID() }) {
+    private let softwareVersion: String
+
+    package init(logger: Logger, softwareVersion: String,
+                 stationID: @escaping @Sendable () throws -> String = { try StationIdentity.stationID() }) {
         self.logger = logger
+        self.softwareVersion = softwareVersion
         self.stationID = stationID
     }
 
@@ -52,7 +56,7 @@ package final class KioskPublisher: Sendable {
         if let configPath, let warning = settings.worldReadableWarning(configurationPath: configPath) {
             logger.warning("\(warning)")
         }
-        let forwarder = Forwarder(configuration: settings.configuration(outbox: path, stationID: try stationID()))
+        let forwarder = Forwarder(configuration: settings.configuration(outbox: path, stationID: try stationID(), softwareVersion: softwareVersion))
         let logger = self.logger
         forwarder.onLog = { level, message in
             switch level {

@@ -13,6 +13,13 @@ struct PublishOptions: ParsableArguments {
     @Option(name: .customLong("mqtt-ca"), help: ArgumentHelp("PEM file of the CA that signed the broker's certificate (mqtts). Default: the system's CAs.", valueName: "file"))
     var caFile: String?
 
+    @Flag(name: .customLong("homeassistant"),
+          help: "Announce the station to Home Assistant as an MQTT tag scanner (retained discovery config; the tag id is the record's uid).")
+    var homeAssistant = false
+
+    @Option(name: .customLong("homeassistant-prefix"), help: ArgumentHelp("Home Assistant's discovery prefix.", valueName: "prefix"))
+    var homeAssistantPrefix = "homeassistant"
+
     /// The forwarder for `outbox`, started, with its log and status lines going to `log`;
     /// nil without --publish.
     /// - Throws: `CLIError` for a bad URL, a missing machine id.
@@ -21,9 +28,10 @@ struct PublishOptions: ParsableArguments {
         guard let url else { return nil }
         // A broker that closes a TLS connection under a write gives EPIPE, never a killed station.
         signal(SIGPIPE, SIG_IGN)
-        let settings: PublishSettings
+        var settings: PublishSettings
         do {
             settings = try PublishSettings(url: url, caFile: caFile)
+            if homeAssistant { settings.homeAssistant = try HomeAssistantDiscovery(prefix: homeAssistantPrefix) }
         } catch {
             throw CLIError("--publish: " + NDEFText.safe("\(error)"))
         }
@@ -39,7 +47,7 @@ struct PublishOptions: ParsableArguments {
         } catch {
             throw CLIError(NDEFText.safe("\(error)"))
         }
-        var configuration = settings.configuration(outbox: outbox, stationID: stationID)
+        var configuration = settings.configuration(outbox: outbox, stationID: stationID, softwareVersion: NFCTap.version)
         tune(&configuration)
         let forwarder = Forwarder(configuration: configuration)
         forwarder.onLog = { _, message in log(NDEFText.safe(message)) }

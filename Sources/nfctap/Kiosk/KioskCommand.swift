@@ -60,7 +60,7 @@ struct Kiosk: ParsableCommand {
             logger.critical("cannot start", metadata: ["error": "\(error)"])
             throw NFCTapExit.failure
         }
-        let publisher = KioskPublisher(logger: logger)
+        let publisher = KioskPublisher(logger: logger, softwareVersion: NFCTap.version)
         do {
             try publisher.apply(configuration, configPath: config)
         } catch {
