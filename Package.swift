@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(name: "ProcessSpawnTests", dependencies: ["ProcessSpawn"]),
         .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"]),
         .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"]),
-        .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT"]),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT", "RecordOutput"]),
         // The application's logic without daemons: kiosk configuration and log, inventory output, agent taps, soak verdicts.
         .testTarget(name: "NFCTapKitTests", dependencies: ["NFCTapKit", "CoreNFCLinux", "ReaderCore", "NDEF", "DesktopIntegration",
                                                            "RecordOutput", "Fleet"]),

@@ -70,7 +70,7 @@ func writeRecords(_ path: String, count: Int, from first: Int = 1) {
 
 func benchForwarder(_ path: String, port: Int, topic: String, maxInFlight: Int = 16) -> Forwarder {
     let url = PublishURL(secure: false, host: "127.0.0.1", port: port, topic: topic)
-    var configuration = ForwarderConfiguration(outboxPath: path, url: url, machineID: String(repeating: "ab", count: 16))
+    var configuration = ForwarderConfiguration(outboxPath: path, url: url, stationID: String(repeating: "ab", count: 16))
     configuration.maxInFlight = maxInFlight
     return Forwarder(configuration: configuration)
 }
@@ -101,7 +101,7 @@ func fleetBenchmark(port: Int, records: Int, stations: Int, perStation: Int, lat
         guard let consumer = try? BenchConsumer(port: port, topic: topic) else { log("no broker on \(port)"); exit(1) }
         let forwarder = benchForwarder(path, port: port, topic: topic, maxInFlight: window)
         let start = Date()
-        forwarder.start()
+        do { try forwarder.start() } catch { log("fleet bench: \(error)"); return }
         let acked = waitFor(120) { forwarder.status.acknowledgedRecords >= UInt64(count) }
         let elapsed = Date().timeIntervalSince(start)
         _ = waitFor(30) { consumer.count >= count }
@@ -123,7 +123,7 @@ func fleetBenchmark(port: Int, records: Int, stations: Int, perStation: Int, lat
         }
         let total = stations * perStation
         let start = Date()
-        for f in forwarders { f.start() }
+        do { for f in forwarders { try f.start() } } catch { log("fleet bench: \(error)"); return }
         let acked = waitFor(300) { forwarders.allSatisfy { $0.status.acknowledgedRecords >= UInt64(perStation) } }
         let elapsed = Date().timeIntervalSince(start)
         _ = waitFor(60) { (consumer?.count ?? 0) >= total }
@@ -140,7 +140,7 @@ func fleetBenchmark(port: Int, records: Int, stations: Int, perStation: Int, lat
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         let consumer = try? BenchConsumer(port: port, topic: topic)
         let forwarder = benchForwarder(path, port: port, topic: topic)
-        forwarder.start()
+        do { try forwarder.start() } catch { log("fleet bench: \(error)"); return }
         _ = waitFor(5) { forwarder.status.connection == .connected }
         let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         for seq in 1...latencySamples {

@@ -14,15 +14,22 @@ public struct Backlog: Equatable, Sendable {
         let reader = try OutboxReader(path: path, offset: offset)
         var backlog = Backlog(records: 0, bytes: 0, oldestTime: nil)
         var first = true
-        while let (record, end) = try reader.next() {
+        while let record = try reader.next() {
             if first {
-                backlog.oldestTime = recordTime(record)
+                backlog.oldestTime = recordTime(record.bytes)
                 first = false
             }
             backlog.records += 1
-            backlog.bytes = end - offset
+            backlog.bytes = record.end - offset
         }
         return backlog
+    }
+
+    /// Adds a later file's backlog (its records are newer).
+    mutating func add(_ later: Backlog) {
+        records += later.records
+        bytes += later.bytes
+        if oldestTime == nil, records == later.records { oldestTime = later.oldestTime }
     }
 
     /// The record's "time" (ISO 8601 with or without milliseconds), if it has one.

@@ -8,7 +8,7 @@ final class FileWatcher {
     init?(path: String) {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return nil }
-        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVE_SELF | IN_DELETE_SELF | IN_ATTRIB)
+        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVE_SELF | IN_DELETE_SELF | IN_ATTRIB) | UInt32(IN_DONT_FOLLOW)
         guard inotify_add_watch(fd, path, mask) >= 0 else {
             close(fd)
             return nil

@@ -9,6 +9,12 @@ public enum FleetError: Error, Equatable, CustomStringConvertible, Sendable {
     case badPosition(path: String, reason: String)
     /// The record format cannot be published (CSV, stdout…).
     case unsupportedOutput(String)
+    /// A path the forwarder reads or writes is not a regular file of its own (a symbolic link, a FIFO…).
+    case notOwnFile(path: String, kind: String)
+    /// Another forwarder publishes this file (it holds `<file>.fleet-lock`); `pid` when known.
+    case locked(path: String, pid: Int32?)
+    /// The CA file of an mqtts URL is missing, unreadable or not PEM certificates.
+    case badCAFile(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -20,6 +26,13 @@ public enum FleetError: Error, Equatable, CustomStringConvertible, Sendable {
             return "\(path) is not a valid position file (\(reason)); move it away to publish the file again from its start"
         case let .unsupportedOutput(reason):
             return reason
+        case let .notOwnFile(path, kind):
+            return "\(path) is \(kind), not a regular file: refusing it (the forwarder never follows links or reads pipes; remove it)"
+        case let .locked(path, pid):
+            let holder = pid.map { "process \($0)" } ?? "another process"
+            return "\(path) is already published by \(holder) (it holds \(path).fleet-lock): one forwarder per file; stop it first"
+        case let .badCAFile(path, reason):
+            return "CA file \(path): \(reason)"
         }
     }
 }

@@ -4,24 +4,59 @@ import MQTT
 /// The forwarder's MQTT side: connecting, publishing the window of records, acknowledgements,
 /// losing the connection, the retained status. Runs on the forwarding thread only.
 extension Forwarder {
+    /// Starts a connection: the client is made here, and `mosquitto_connect_async` (which
+    /// resolves the host name and opens the TCP connection, and can block in DNS for many
+    /// seconds) runs on a helper thread that `awaitConnection` polls, so a stop is never held up
+    /// by it. At most one helper runs; one abandoned at a stop ends by itself.
     func connect() {
         let url = configuration.url
-        let online = statusPayload(state: "online")
         let options = MQTTClientOptions(
             clientID: configuration.clientID, cleanSession: true, username: url.username, password: url.password,
             tls: url.secure ? .init(caFile: configuration.caFile) : nil,
             will: .init(topic: configuration.statusTopic, payload: statusPayload(state: "offline"), qos: 1, retain: true),
             keepAliveSeconds: configuration.keepAliveSeconds)
         do {
-            let fresh = try MQTTClient(options: options)
+            let job = ConnectJob(client: try MQTTClient(options: options), host: url.host, port: url.port)
+            connecting = job
+            connectStartedAt = .now
+            setConnection(.connecting)
+            job.start()
+        } catch {
+            drop(describe(error))
+        }
+    }
+
+    /// Waits a little for the helper; takes the client once it connected, drops when it failed or
+    /// took longer than the ack timeout.
+    func awaitConnection() {
+        guard let job = connecting else { return }
+        guard let result = job.wait(milliseconds: 50) else {
+            if !job.overdue, ContinuousClock.now - connectStartedAt > configuration.ackTimeout {
+                job.overdue = true
+                drop("no connection to \(configuration.url.host) within \(Self.seconds(configuration.ackTimeout)) s (name resolution or TCP)")
+                nextAttempt = .now + retryDelay
+            }
+            return
+        }
+        connecting = nil
+        if job.overdue { return }  // already dropped; the next attempt starts afresh
+        switch result {
+        case .success(let fresh):
+            let online = statusPayload(state: "online")
             fresh.onEvent = { [unowned self] event in handle(event, online: online) }
             client = fresh
             connectStartedAt = .now
-            setConnection(.connecting)
-            try fresh.connect(host: url.host, port: url.port)
-        } catch {
-            drop("\(error)")
+        case .failure(let error):
+            drop(describe(error))
         }
+    }
+
+    /// An error's text for the log, naming the CA file when TLS failed.
+    func describe(_ error: any Error) -> String {
+        if let error = error as? MQTTError, error.kind == .tls, let caFile = configuration.caFile {
+            return "\(error) (CA file \(caFile))"
+        }
+        return "\(error)"
     }
 
     func handle(_ event: MQTTClient.Event, online: [UInt8]) {
@@ -31,6 +66,7 @@ extension Forwarder {
                 pendingDrop = MQTTError.refused(connack: code).description
                 return
             }
+            guard client != nil else { return }
             connected = true
             retryDelay = configuration.retryMin
             setConnection(.connected)
@@ -41,10 +77,14 @@ extension Forwarder {
             }
             lastProblem = nil
             statusMessage = try? client?.publish(topic: configuration.statusTopic, payload: online, qos: 1, retain: true)
+            for (topic, payload) in configuration.announcements {
+                if let mid = try? client?.publish(topic: topic, payload: payload, qos: 1, retain: true) { announcementMessages.insert(mid) }
+            }
         case let .disconnected(code):
             pendingDrop = pendingDrop ?? (code == 0 ? "disconnected" : MQTTError(code: code, operation: "connection").description)
         case let .published(mid):
             if mid == statusMessage { statusMessage = nil; return }
+            if announcementMessages.remove(mid) != nil { return }
             acknowledged.insert(mid)
             var advanced: UInt64 = 0
             while let first = inFlight.first, acknowledged.remove(first.mid) != nil {
@@ -69,22 +109,29 @@ extension Forwarder {
     func fillWindow() {
         guard let reader, let client, connected else { return }
         while inFlight.count < configuration.maxInFlight {
-            let next: (record: ArraySlice<UInt8>, end: UInt64)?
+            let next: OutboxRecord?
             do {
                 next = try reader.next()
             } catch {
                 log(.error, "\(error)")
                 return
             }
-            guard let (record, end) = next else { return }
+            guard let record = next else { return }
             let sequence = nextSequence
-            let id = RecordID.make(machineID: configuration.machineID, fileID: position.fileID, sequence: sequence)
+            let id = RecordID.make(stationID: configuration.stationID, fileID: position.fileID, sequence: sequence)
+            let payload: [UInt8]
+            if let length = record.oversizedLength {
+                log(.error, "\(reader.path): record \(sequence) is \(length) bytes, over the \(OutboxReader.maxRecordBytes)-byte limit: not published (its id \(id) goes out as {\"oversizedRecord\": \(length)})")
+                payload = RecordID.oversizedPayload(id: id, length: length)
+            } else {
+                payload = RecordID.payload(record: record.bytes, id: id)
+            }
             do {
-                let mid = try client.publish(topic: configuration.topic, payload: RecordID.payload(record: record, id: id), qos: 1)
-                inFlight.append((mid, end, sequence, .now))
+                let mid = try client.publish(topic: configuration.topic, payload: payload, qos: 1)
+                inFlight.append((mid, record.end, sequence, .now))
                 nextSequence += 1
             } catch {
-                pendingDrop = "\(error)"
+                pendingDrop = describe(error)
                 step {}
                 return
             }
@@ -100,6 +147,7 @@ extension Forwarder {
         inFlight.removeAll()
         acknowledged.removeAll()
         statusMessage = nil
+        announcementMessages.removeAll()
         if let reader { reader.rewind(to: position.offset) }
         nextSequence = position.records + 1
         nextAttempt = .now + retryDelay
@@ -137,7 +185,7 @@ extension Forwarder {
 
     func statusPayload(state: String) -> [UInt8] {
         let object: [String: String] = [
-            "state": state, "clientId": configuration.clientID, "machineId": configuration.machineID,
+            "state": state, "clientId": configuration.clientID, "stationId": configuration.stationID,
             "topic": configuration.topic,
         ]
         return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())

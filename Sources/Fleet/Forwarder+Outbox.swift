@@ -1,31 +1,100 @@
 import Foundation
 
-/// The forwarder's file side: opening the record file with its saved position, saving the
-/// position, following a rotated file. Runs on the forwarding thread only.
+/// The forwarder's file side: opening the file the saved position was kept for (at the path, or
+/// rotated beside it), saving the position, moving on to the next file once one is done.
+/// Runs on the forwarding thread only. README "Fleet": rotation.
 extension Forwarder {
     func openOutbox() {
         let path = configuration.outboxPath
-        guard FileManager.default.fileExists(atPath: path) else {
-            setConnection(.waitingForFile)
+        do {
+            if let saved = try OutboxPosition.load(path: configuration.positionPath) {
+                try resume(saved)
+            } else {
+                guard let fresh = try openIfPresent(path) else {
+                    setConnection(.waitingForFile)
+                    return
+                }
+                let position = OutboxPosition(device: fresh.device, inode: fresh.inode, modified: fresh.modified)
+                try position.save(path: configuration.positionPath)
+                adopt(reader: fresh, position: position)
+            }
+        } catch {
+            reportFileProblem(error)
+        }
+    }
+
+    /// Opens the file `saved` was kept for: the path itself, or a rotated file beside it.
+    private func resume(_ saved: OutboxPosition) throws {
+        let path = configuration.outboxPath
+        let rotated = RotatedFiles(outboxPath: path, owner: try openIfPresent(path)?.owner)
+        var candidate: OutboxReader?
+        if let atPath = try openIfPresent(path), atPath.device == saved.device, atPath.inode == saved.inode {
+            candidate = atPath
+        } else if let moved = rotated.find(device: saved.device, inode: saved.inode) {
+            candidate = try OutboxReader(path: moved.path)
+            if let found = candidate, found.inode == saved.inode {
+                log(.info, "\(path) was rotated: finishing \(moved.path) from record \(saved.records + 1) first")
+            } else {
+                candidate = nil
+            }
+        }
+        if let reader = candidate {
+            if saved.offset > reader.size {
+                log(.warning, "\(reader.path) shrank below the published position: publishing it again from its start with new record ids")
+                try start(reader, logging: nil)
+                return
+            }
+            reader.rewind(to: saved.offset)
+            adopt(reader: reader, position: saved)
             return
         }
-        do {
-            let fresh = try OutboxReader(path: path)
-            var saved = try OutboxPosition.load(path: configuration.positionPath)
-            if let old = saved, old.inode != fresh.inode || old.offset > fresh.size {
-                log(.warning, "\(path) is not the file \(configuration.positionPath) was kept for (replaced or rotated): publishing it from its start")
-                saved = nil
-            }
-            let position = saved ?? OutboxPosition(device: fresh.device, inode: fresh.inode)
-            if saved == nil { try position.save(path: configuration.positionPath) }
-            fresh.rewind(to: position.offset)
-            adopt(reader: fresh, position: position)
-            watcher = FileWatcher(path: path)
-        } catch {
-            log(.error, "\(error)")
-            setConnection(.waitingForFile, error: "\(error)")
-            sleep(for: .seconds(1))
+        log(.warning, "the file \(configuration.positionPath) was kept for is gone (deleted, or rotated out of reach): its records not yet published are lost; going on with the files written after it")
+        try advance(after: saved.modified ?? 0, finishedInode: saved.inode)
+    }
+
+    /// Moves to the next file: a rotated file written after the finished one, else the path's.
+    func advance(after modified: Double, finishedInode: UInt64?) throws {
+        let path = configuration.outboxPath
+        let current = try openIfPresent(path)
+        let next = RotatedFiles(outboxPath: path, owner: reader?.owner ?? current?.owner)
+            .successors(after: modified, except: finishedInode, currentInode: current?.inode)
+            .first
+        if let next, let reader = try? OutboxReader(path: next.path), reader.inode == next.inode {
+            try start(reader, logging: "\(path) was rotated more than once: publishing \(next.path) (written after the last file published) from its start")
+        } else if let current, current.inode != finishedInode {
+            try start(current, logging: "publishing \(path) (a new file) from its start")
+        } else {
+            // Nothing newer yet: wait for the path to name a new file.
+            try? FileManager.default.removeItem(atPath: configuration.positionPath)
+            reader = nil
+            setConnection(.waitingForFile)
         }
+    }
+
+    /// Adopts `reader` from its start with a new file id, saved at once.
+    private func start(_ reader: OutboxReader, logging message: String?) throws {
+        if let message { log(.info, message) }
+        let position = OutboxPosition(device: reader.device, inode: reader.inode, modified: reader.modified)
+        try position.save(path: configuration.positionPath)
+        reader.rewind(to: 0)
+        adopt(reader: reader, position: position)
+    }
+
+    private func openIfPresent(_ path: String) throws -> OutboxReader? {
+        do {
+            return try OutboxReader(path: path)
+        } catch let FleetError.io(_, _, code) where code == ENOENT {
+            return nil
+        }
+    }
+
+    func reportFileProblem(_ error: any Error) {
+        let text = "\(error)"
+        if text != lastFileProblem { log(.error, text) }
+        lastFileProblem = text
+        reader = nil
+        setConnection(.waitingForFile, error: text)
+        sleep(for: .milliseconds(250))
     }
 
     func adopt(reader: OutboxReader, position: OutboxPosition) {
@@ -33,10 +102,14 @@ extension Forwarder {
         self.position = position
         persistedOffset = position.offset
         nextSequence = position.records + 1
+        lastFileProblem = nil
+        rotationSeenAt = nil
         shared.withLock { shared in
             shared.acknowledgedOffset = position.offset
+            shared.readingPath = reader.path
             shared.status.acknowledgedRecords = position.records
         }
+        watcher = FileWatcher(path: configuration.outboxPath)
     }
 
     func persistIfDue() {
@@ -44,8 +117,9 @@ extension Forwarder {
     }
 
     func persist() {
-        guard reader != nil, position.offset != persistedOffset else { return }
+        guard let reader, position.offset != persistedOffset else { return }
         do {
+            position.modified = reader.modified
             try position.save(path: configuration.positionPath)
             persistedOffset = position.offset
             lastPersist = .now
@@ -54,26 +128,33 @@ extension Forwarder {
         }
     }
 
-    /// At the end of the file with nothing in flight: if another file now has the path (rotated),
-    /// finish with this one and publish the new one from its start.
+    /// At the end of the file with nothing in flight: when the path names another file (rotated)
+    /// and the writer has let go of this one, finish it and move on; a file cut below the
+    /// published position is published again from its start.
     func checkRotation() {
-        guard inFlight.isEmpty, let reader, ContinuousClock.now - lastRotationCheck > .seconds(1) else { return }
+        guard inFlight.isEmpty, let reader, ContinuousClock.now - lastRotationCheck > .milliseconds(200) else { return }
         lastRotationCheck = .now
         var st = stat()
-        guard stat(configuration.outboxPath, &st) == 0 else { return }
-        let size = reader.size
-        if UInt64(st.st_ino) != reader.inode || UInt64(st.st_dev) != reader.device {
-            guard (try? reader.peekEmpty()) ?? true else { return }
-            persist()
-            log(.info, "\(configuration.outboxPath) was replaced (rotated): publishing the new file from its start")
-            self.reader = nil
-            try? FileManager.default.removeItem(atPath: configuration.positionPath)
-            openOutbox()
-        } else if size < position.offset {
-            log(.warning, "\(configuration.outboxPath) shrank below the published position: publishing it again from its start with new record ids")
-            self.reader = nil
-            try? FileManager.default.removeItem(atPath: configuration.positionPath)
-            openOutbox()
+        let atPath = lstat(configuration.outboxPath, &st) == 0
+        if atPath, UInt64(st.st_ino) == reader.inode, UInt64(st.st_dev) == reader.device {
+            rotationSeenAt = nil
+            if reader.size < position.offset {
+                log(.warning, "\(configuration.outboxPath) shrank below the published position: publishing it again from its start with new record ids")
+                do { try start(reader, logging: nil) } catch { reportFileProblem(error) }
+            }
+            return
+        }
+        // Rotated (or deleted). Not done while nfctap's writer still has it open (it locks what it
+        // writes), nor while a complete record is left; a writer without locks gets 1 s more.
+        let seen = rotationSeenAt ?? .now
+        rotationSeenAt = seen
+        guard ContinuousClock.now - seen >= .seconds(1), !reader.writerHoldsFile,
+              (try? reader.peekEmpty()) ?? false, !reader.writerBusy else { return }
+        persist()
+        do {
+            try advance(after: reader.modified, finishedInode: reader.inode)
+        } catch {
+            reportFileProblem(error)
         }
     }
 }

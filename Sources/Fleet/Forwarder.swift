@@ -26,10 +26,13 @@ public final class Forwarder: @unchecked Sendable {
     let shared = Mutex(Shared())
     private let finished = DispatchSemaphore(value: 0)
     private var started = false
+    private var lock: ForwarderLock?
 
     struct Shared {
         var status = ForwarderStatus()
         var acknowledgedOffset: UInt64 = 0
+        /// The file being published (the path, or a rotated file being finished).
+        var readingPath: String?
         var stopRequested = false
         var drainDeadline: ContinuousClock.Instant?
         /// When the backlog last went from empty to not empty (age for records without "time").
@@ -45,6 +48,7 @@ public final class Forwarder: @unchecked Sendable {
     var inFlight: [(mid: Int32, end: UInt64, sequence: UInt64, sentAt: ContinuousClock.Instant)] = []
     var acknowledged: Set<Int32> = []
     var statusMessage: Int32?
+    var announcementMessages: Set<Int32> = []
     var nextSequence: UInt64 = 1
     var pendingDrop: String?
     var retryDelay: Duration
@@ -53,7 +57,11 @@ public final class Forwarder: @unchecked Sendable {
     var persistedOffset: UInt64 = 0
     var lastRotationCheck = ContinuousClock.now
     var lastProblem: String?
+    var lastFileProblem: String?
+    var rotationSeenAt: ContinuousClock.Instant?
     var watcher: FileWatcher?
+    /// The connection being made on its helper thread (DNS and TCP may block: README "Fleet": bounds).
+    var connecting: ConnectJob?
 
     public init(configuration: ForwarderConfiguration) {
         self.configuration = configuration
@@ -61,9 +69,14 @@ public final class Forwarder: @unchecked Sendable {
         retryDelay = configuration.retryMin
     }
 
-    /// Starts the forwarding thread (once).
-    public func start() {
+    /// Takes the file (one forwarder per file), checks the CA file, then starts the forwarding
+    /// thread (once).
+    /// - Throws: `FleetError.locked` when another forwarder publishes the file,
+    ///   `FleetError.notOwnFile` when its lock file is not a regular file, `FleetError.badCAFile`.
+    public func start() throws {
         guard !started else { return }
+        if let caFile = configuration.caFile, configuration.url.secure { try CAFile.validate(caFile) }
+        lock = try ForwarderLock(outboxPath: configuration.outboxPath)
         started = true
         let thread = Thread { [self] in
             run()
@@ -87,9 +100,15 @@ public final class Forwarder: @unchecked Sendable {
 
     /// The connection state and backlog now.
     public var status: ForwarderStatus {
-        let (base, offset, since) = shared.withLock { shared in (shared.status, shared.acknowledgedOffset, shared.backlogSince) }
+        let (base, offset, since, reading) = shared.withLock { shared in
+            (shared.status, shared.acknowledgedOffset, shared.backlogSince, shared.readingPath)
+        }
         var status = base
-        if let backlog = try? Backlog.measure(path: configuration.outboxPath, from: offset) {
+        var measured = try? Backlog.measure(path: reading ?? configuration.outboxPath, from: offset)
+        if let reading, reading != configuration.outboxPath, let rest = try? Backlog.measure(path: configuration.outboxPath, from: 0) {
+            measured?.add(rest)
+        }
+        if let backlog = measured {
             status.backlogRecords = backlog.records
             status.backlogBytes = backlog.bytes
             if backlog.records > 0 {
@@ -129,6 +148,10 @@ public final class Forwarder: @unchecked Sendable {
                 if reader == nil { sleep(for: .milliseconds(250)); continue }
             }
             if client == nil {
+                if connecting != nil {
+                    awaitConnection()
+                    continue
+                }
                 if ContinuousClock.now < nextAttempt {
                     watcher?.wait(until: min(nextAttempt, ContinuousClock.now + .milliseconds(250)))
                     continue
@@ -147,7 +170,8 @@ public final class Forwarder: @unchecked Sendable {
             guard let client else { continue }
             let socket = client.socket
             guard socket >= 0 else { drop("the connection closed"); continue }
-            let timeout: Int32 = inFlight.isEmpty ? 250 : 100
+            // A writer in the middle of an append confirms it within milliseconds: look again soon.
+            let timeout: Int32 = reader?.writerBusy == true ? 5 : inFlight.isEmpty ? 250 : 100
             let (readable, writable) = FileWatcher.poll(socket: socket, wantsWrite: client.wantsWrite,
                                                         watcher: watcher, timeoutMilliseconds: timeout)
             step { try client.service(readable: readable, writable: writable) }
@@ -165,7 +189,7 @@ public final class Forwarder: @unchecked Sendable {
         do {
             try body()
         } catch let error as MQTTError {
-            pendingDrop = pendingDrop ?? error.description
+            pendingDrop = pendingDrop ?? describe(error)
         } catch {
             pendingDrop = pendingDrop ?? "\(error)"
         }

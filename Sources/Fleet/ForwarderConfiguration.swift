@@ -9,7 +9,8 @@ public struct ForwarderConfiguration: Sendable {
     public var topic: String
     /// PEM CA file for mqtts (nil: the system's CAs).
     public var caFile: String?
-    public var machineID: String
+    /// The station id (`StationIdentity.stationID`: never the raw machine id).
+    public var stationID: String
     public var clientID: String
     /// Messages sent and not yet acknowledged, at most. Order is kept for any value: one
     /// connection delivers in order (MQTT 3.1.1 §4.6), and after a reconnect publishing starts
@@ -24,15 +25,17 @@ public struct ForwarderConfiguration: Sendable {
     /// most this much, with the same ids.
     public var persistInterval: Duration = .milliseconds(200)
     public var keepAliveSeconds: Int32 = 10
+    /// Retained messages published on every connection after the status (Home Assistant discovery).
+    public var announcements: [(topic: String, payload: [UInt8])] = []
 
     public init(outboxPath: String, url: PublishURL, topic: String? = nil, caFile: String? = nil,
-                machineID: String, clientID: String? = nil) {
+                stationID: String, clientID: String? = nil) {
         self.outboxPath = outboxPath
         self.url = url
         self.topic = topic ?? url.topic
         self.caFile = caFile
-        self.machineID = machineID
-        self.clientID = clientID ?? StationIdentity.clientID(machineID: machineID, outboxPath: outboxPath)
+        self.stationID = stationID
+        self.clientID = clientID ?? StationIdentity.clientID(stationID: stationID, outboxPath: outboxPath)
     }
 
     public var statusTopic: String { Topic.status(forRecords: topic) }

@@ -14,29 +14,42 @@ public struct OutboxPosition: Codable, Equatable, Sendable {
     public var offset: UInt64
     /// Records acknowledged (the last one's seq in its record id).
     public var records: UInt64
+    /// The record file's modification time (seconds since 1970) when the position was saved: the
+    /// files rotated after it are newer (README "Fleet": rotation). nil in positions of older versions.
+    public var modified: Double?
 
     public init(fileID: String = UUID().uuidString.lowercased(), device: UInt64, inode: UInt64,
-                offset: UInt64 = 0, records: UInt64 = 0) {
+                offset: UInt64 = 0, records: UInt64 = 0, modified: Double? = nil) {
         self.fileID = fileID
         self.device = device
         self.inode = inode
         self.offset = offset
         self.records = records
+        self.modified = modified
     }
 
     public static func path(forOutbox outbox: String) -> String { outbox + ".fleet-position" }
 
     /// The saved position, nil when there is none yet.
-    /// - Throws: `FleetError.badPosition` when the file is not a position this code wrote.
+    /// - Throws: `FleetError.badPosition` when the file is not a position this code wrote,
+    ///   `FleetError.notOwnFile` when it is a symbolic link, FIFO or anything but a regular file.
     public static func load(path: String) throws -> OutboxPosition? {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if FileManager.default.fileExists(atPath: path) { throw FleetError.io(operation: "read", path: path, errno: EACCES) }
-            return nil
+        guard let (fd, info) = try SafeFile.openForReading(path) else { return nil }
+        defer { close(fd) }
+        guard info.st_size <= 4096 else { throw FleetError.badPosition(path: path, reason: "larger than 4 KiB") }
+        var bytes = [UInt8](repeating: 0, count: 4097)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + count, $0.count - count, off_t(count)) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { throw FleetError.io(operation: "read", path: path, errno: errno) }
+            if n == 0 { break }
+            count += n
         }
-        guard data.count <= 4096 else { throw FleetError.badPosition(path: path, reason: "larger than 4 KiB") }
+        guard count <= 4096 else { throw FleetError.badPosition(path: path, reason: "larger than 4 KiB") }
         let position: OutboxPosition
         do {
-            position = try JSONDecoder().decode(OutboxPosition.self, from: data)
+            position = try JSONDecoder().decode(OutboxPosition.self, from: Data(bytes[..<count]))
         } catch {
             throw FleetError.badPosition(path: path, reason: "not the expected JSON")
         }
@@ -47,16 +60,26 @@ public struct OutboxPosition: Codable, Equatable, Sendable {
         return position
     }
 
-    /// Writes the position durably: a temporary file in the same directory, fsync, rename over
-    /// the old one, fsync of the directory. A crash leaves either the old or the new position.
-    /// - Throws: `FleetError.io`.
+    /// Writes the position durably: a temporary file `<path>.tmp` in the same directory (created
+    /// with `O_EXCL | O_NOFOLLOW`: a stale regular one of ours is removed first, anything else
+    /// there is refused and left alone), fsync, rename over the old one, fsync of the directory.
+    /// A crash leaves either the old or the new position.
+    /// - Throws: `FleetError.io`, `FleetError.notOwnFile`.
     public func save(path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = (try? encoder.encode(self)) ?? Data()
         let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
-        guard fd >= 0 else { throw FleetError.io(operation: "create", path: temporary, errno: errno) }
+        if let kind = SafeFile.lstatKind(temporary) {
+            guard kind == S_IFREG else { throw FleetError.notOwnFile(path: temporary, kind: SafeFile.kind(kind)) }
+            unlink(temporary)
+        }
+        if let kind = SafeFile.lstatKind(path), kind != S_IFREG {
+            throw FleetError.notOwnFile(path: path, kind: SafeFile.kind(kind))
+        }
+        guard let (fd, _) = try SafeFile.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL) else {
+            throw FleetError.io(operation: "create", path: temporary, errno: ENOENT)
+        }
         var ok = data.withUnsafeBytes { raw -> Bool in
             var done = 0
             while done < raw.count {

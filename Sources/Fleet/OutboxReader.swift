@@ -1,8 +1,24 @@
 import Foundation
 
-/// Reads complete, newline-terminated records from a record file, from a byte offset on. Never
-/// writes the file. A partial last line (a write in progress, or cut short and later rolled back
-/// by the writer) is not returned until its newline is there.
+/// One record read from the outbox: its bytes (without the newline) and the offset just past it.
+public struct OutboxRecord {
+    /// The line; empty when `oversizedLength` is set.
+    public var bytes: ArraySlice<UInt8>
+    public var end: UInt64
+    /// Set when the line is longer than `OutboxReader.maxRecordBytes`: it is not read, only skipped whole.
+    public var oversizedLength: UInt64?
+}
+
+/// Reads complete, newline-terminated records that the writer has confirmed from a record file,
+/// from a byte offset on. Never writes the file.
+///
+/// - Only what the writer confirmed is read: nfctap's writer holds a lock on the append byte
+///   (`WriterLocks.appendByte`) from the start of a record's `write` until its `fdatasync`
+///   succeeded or the record was cut back, so the reader takes the file's length only while it can
+///   share that byte (README "Fleet": confirmation). A file written by another program (no locks)
+///   counts as confirmed up to its last newline.
+/// - A partial last line is not returned until its newline is there.
+/// - A line longer than `maxRecordBytes` is skipped whole and reported as oversized, never in pieces.
 public final class OutboxReader {
     public let path: String
     public let descriptor: Int32
@@ -12,18 +28,18 @@ public final class OutboxReader {
     public private(set) var offset: UInt64
     private var buffer: [UInt8] = []
     private var bufferStart: UInt64 = 0
-    /// Longest record accepted (a longer line is returned in pieces of this size).
+    /// Bytes known confirmed (the file's length when the writer last had no append in flight).
+    private var confirmed: UInt64 = 0
+    /// The last look found the writer in the middle of an append (poll again soon).
+    public private(set) var writerBusy = false
+    /// Longest record published (1 MiB); a longer line is refused whole (README "Fleet").
     public static let maxRecordBytes = 1 << 20
 
-    /// - Throws: `FleetError.io` when the file cannot be opened.
+    /// - Throws: `FleetError.io` when the file cannot be opened (ENOENT when missing),
+    ///   `FleetError.notOwnFile` for a symbolic link, FIFO or anything but a regular file.
     public init(path: String, offset: UInt64 = 0) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FleetError.io(operation: "open", path: path, errno: errno) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else {
-            let code = errno
-            close(fd)
-            throw FleetError.io(operation: "stat", path: path, errno: code)
+        guard let (fd, st) = try SafeFile.openForReading(path) else {
+            throw FleetError.io(operation: "open", path: path, errno: ENOENT)
         }
         self.path = path
         descriptor = fd
@@ -35,11 +51,33 @@ public final class OutboxReader {
 
     deinit { close(descriptor) }
 
-    /// The file's size now.
+    /// The file's size now (confirmed or not).
     public var size: UInt64 {
         var st = stat()
         return fstat(descriptor, &st) == 0 ? UInt64(st.st_size) : 0
     }
+
+    /// The file's modification time, seconds since 1970.
+    public var modified: Double {
+        var st = stat()
+        guard fstat(descriptor, &st) == 0 else { return 0 }
+        return Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
+    }
+
+    /// The file's owner.
+    public var owner: uid_t {
+        var st = stat()
+        return fstat(descriptor, &st) == 0 ? st.st_uid : 0
+    }
+
+    /// Whether the file is deleted (no name left).
+    public var unlinked: Bool {
+        var st = stat()
+        return fstat(descriptor, &st) == 0 && st.st_nlink == 0
+    }
+
+    /// Whether a writer (nfctap's, which locks what it writes) still has this file open.
+    public var writerHoldsFile: Bool { WriterLocks.isHeld(descriptor) }
 
     /// Starts reading again at `offset` (after a reconnect: from the last acknowledged record).
     public func rewind(to offset: UInt64) {
@@ -48,43 +86,61 @@ public final class OutboxReader {
         bufferStart = offset
     }
 
-    /// The next complete record (without its newline) and the offset just past it; nil when the
-    /// file has no complete record after `offset` yet.
+    /// Refreshes the confirmed length; false while the writer is in the middle of an append.
+    private func refreshConfirmed() -> Bool {
+        guard let length = WriterLocks.confirmedLength(descriptor) else {
+            writerBusy = true
+            return false
+        }
+        writerBusy = false
+        confirmed = length
+        return true
+    }
+
+    /// The next complete, confirmed record; nil when there is none after `offset` yet.
     /// - Throws: `FleetError.io` on a read error.
-    public func next() throws -> (record: ArraySlice<UInt8>, end: UInt64)? {
+    public func next() throws -> OutboxRecord? {
+        var skipped: UInt64?  // bytes of an oversized line dropped so far; `offset` stays at its start
         while true {
-            let start = Int(offset - bufferStart)
+            let start = skipped == nil ? Int(offset - bufferStart) : 0
             if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                let record = buffer[start..<newline]
-                offset = bufferStart + UInt64(newline + 1)
-                return (record, offset)
+                let end = bufferStart + UInt64(newline + 1)
+                offset = end
+                if skipped != nil || newline - start > Self.maxRecordBytes {
+                    return OutboxRecord(bytes: [], end: end, oversizedLength: (skipped ?? 0) + UInt64(newline - start))
+                }
+                return OutboxRecord(bytes: buffer[start..<newline], end: end, oversizedLength: nil)
             }
-            if buffer.count - start >= Self.maxRecordBytes {
-                let end = start + Self.maxRecordBytes
-                offset = bufferStart + UInt64(end)
-                return (buffer[start..<end], offset)
-            }
-            // Drop consumed bytes, then read more.
-            if start > 0 {
+            if skipped != nil || buffer.count - start > Self.maxRecordBytes {
+                // Too long to publish: drop what is buffered and look for the line's end.
+                skipped = (skipped ?? 0) + UInt64(buffer.count - start)
+                bufferStart += UInt64(buffer.count)
+                buffer.removeAll(keepingCapacity: true)
+            } else if start > 0 {
                 buffer.removeFirst(start)
                 bufferStart = offset
             }
-            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             let fileOffset = bufferStart + UInt64(buffer.count)
+            if fileOffset >= confirmed {
+                guard refreshConfirmed(), confirmed > fileOffset else { return giveUp() }
+            }
+            var chunk = [UInt8](repeating: 0, count: Int(min(UInt64(64 * 1024), confirmed - fileOffset)))
             let n = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(fileOffset)) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FleetError.io(operation: "read", path: path, errno: errno)
             }
-            if n == 0 {
-                // No newline yet: forget the partial line. The writer may still finish it, or
-                // roll it back and write another record in its place; either way it is read again.
-                buffer.removeAll(keepingCapacity: true)
-                bufferStart = offset
-                return nil
-            }
+            if n == 0 { return giveUp() }
             buffer += chunk[..<n]
         }
+    }
+
+    /// No complete record yet: forget the partial line. The writer may still finish it, or cut
+    /// it back and write another record in its place; either way it is read again.
+    private func giveUp() -> OutboxRecord? {
+        buffer.removeAll(keepingCapacity: true)
+        bufferStart = offset
+        return nil
     }
 }
 

@@ -7,6 +7,8 @@ public struct PublishSettings: Equatable, Sendable {
     public var caFile: String?
     public var site: String?
     public var station: String?
+    /// Announce the station to Home Assistant as a tag scanner (nil: no discovery message).
+    public var homeAssistant: HomeAssistantDiscovery?
 
     /// Environment variable holding the broker password when the URL has a user and no password
     /// (keeps it out of `ps` and of configuration files).
@@ -29,6 +31,7 @@ public struct PublishSettings: Equatable, Sendable {
         self.caFile = caFile
         self.site = site
         self.station = station
+        try Topic.validate(topic)
     }
 
     /// The records' topic: the URL's, else `nfctap/<site>/<station>/taps` (station: the host name).
@@ -43,8 +46,12 @@ public struct PublishSettings: Equatable, Sendable {
     }
 
     /// The forwarder's configuration for `outbox`.
-    public func configuration(outbox: String, machineID: String) -> ForwarderConfiguration {
-        ForwarderConfiguration(outboxPath: outbox, url: url, topic: topic, caFile: caFile, machineID: machineID)
+    public func configuration(outbox: String, stationID: String, softwareVersion: String = "unknown") -> ForwarderConfiguration {
+        var configuration = ForwarderConfiguration(outboxPath: outbox, url: url, topic: topic, caFile: caFile, stationID: stationID)
+        if let homeAssistant {
+            configuration.announcements.append(homeAssistant.message(for: configuration, softwareVersion: softwareVersion))
+        }
+        return configuration
     }
 
     /// A warning when `path` (a configuration file holding this password) can be read by every user.

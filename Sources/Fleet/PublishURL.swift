@@ -20,12 +20,22 @@ public struct PublishURL: Equatable, Sendable, CustomStringConvertible {
         self.topic = topic
     }
 
+    /// Longest URL accepted (bytes).
+    public static let maxLength = 4096
+
     /// The MQTT defaults: 1883, 8883 for TLS (IANA).
     public static func defaultPort(secure: Bool) -> Int { secure ? 8883 : 1883 }
 
     /// Parses and checks a URL. The topic is checked with `Topic.validate` when present.
+    ///
+    /// User name and password are percent-decoded (`%2F` is `/`). A password may also hold a raw
+    /// `@` or `:` (the host starts after the last `@` of the authority, the password after the
+    /// first `:`), and a raw `/` (base64 secrets) when the URL cannot be read otherwise: the
+    /// authority then ends at the first `@` followed by a valid host and port. A URL that reads
+    /// two ways (`mqtt://u:1883/x@h/t`) is refused: percent-encode the `/` or the `@`.
     /// - Throws: `PublishURLError` (never with the password in it).
     public static func parse(_ text: String, requireTopic: Bool = true) throws -> PublishURL {
+        guard text.utf8.count <= maxLength else { throw PublishURLError.tooLong(text.utf8.count) }
         guard let schemeEnd = text.range(of: "://") else {
             throw PublishURLError.unknownScheme(String(text.prefix(while: { $0 != ":" && $0 != "/" }).prefix(20)))
         }
@@ -36,16 +46,67 @@ public struct PublishURL: Equatable, Sendable, CustomStringConvertible {
         case "mqtts", "ssl": secure = true
         default: throw PublishURLError.unknownScheme(String(scheme.prefix(20)))
         }
-        var rest = Substring(text[schemeEnd.upperBound...])
-        let authority: Substring
-        if let slash = rest.firstIndex(of: "/") {
-            authority = rest[..<slash]
-            rest = rest[rest.index(after: slash)...]
-        } else {
-            authority = rest
-            rest = ""
+        let (authority, rest) = try splitAuthority(Substring(text[schemeEnd.upperBound...]))
+        let (username, password, host, portText) = try parseAuthority(authority)
+        var port = defaultPort(secure: secure)
+        if let portText {
+            guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let value = Int(portText), (1...65535).contains(value) else {
+                throw PublishURLError.badPort(String(portText.prefix(20)))
+            }
+            port = value
         }
-        // userinfo: everything before the LAST "@" (a password may contain "@" only escaped, but be lenient).
+        if rest.contains("?") { throw PublishURLError.badTopic(String(rest.prefix(80)), reason: "query strings are not supported") }
+        let topic = try decode(rest, part: "topic")
+        if topic.isEmpty {
+            if requireTopic { throw PublishURLError.missingTopic }
+        } else {
+            try Topic.validate(topic)
+        }
+        return PublishURL(secure: secure, host: host, port: port, username: username, password: password, topic: topic)
+    }
+
+    /// Where the authority ends: at the first "/", unless that leaves a URL that cannot be right
+    /// and a raw "/" in the password explains it.
+    static func splitAuthority(_ rest: Substring) throws -> (authority: Substring, path: Substring) {
+        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+        let primary = rest[..<slash]
+        let path = slash < rest.endIndex ? rest[rest.index(after: slash)...] : ""
+        // The other reading: userinfo with a raw "/" up to an "@" that a host[:port] follows.
+        var alternative: (Substring, Substring)?
+        var search = path.startIndex
+        while alternative == nil, let at = path[search...].firstIndex(of: "@") {
+            let userinfo = rest[..<at]
+            let hostEnd = path[path.index(after: at)...].firstIndex(of: "/") ?? path.endIndex
+            let hostPort = path[path.index(after: at)..<hostEnd]
+            if let colon = userinfo.firstIndex(of: ":"), !userinfo[..<colon].contains("/"),
+               (try? parseAuthority(hostPort)) != nil {
+                alternative = (rest[..<hostEnd], hostEnd < path.endIndex ? path[path.index(after: hostEnd)...] : "")
+            }
+            search = path.index(after: at)
+        }
+        let primaryParses = (try? parseAuthority(primary)) != nil
+        switch (primaryParses, alternative) {
+        case (true, nil):
+            return (primary, path)
+        case (true, .some):
+            if primary.contains("@") { return (primary, path) }
+            throw PublishURLError.ambiguous
+        case (false, let .some(found)):
+            return found
+        case (false, nil):
+            if rest.contains("@") {
+                // Whatever is wrong, the error must not show a piece of the password.
+                _ = try parseAuthority(primary.contains("@") ? primary : "x")
+                throw PublishURLError.badCharacters("user name, password, host or port (percent-encode '/', '@' and ':' in a password)")
+            }
+            _ = try parseAuthority(primary)
+            return (primary, path)
+        }
+    }
+
+    /// `[user[:password]@]host[:port]`, decoded; the port text unchecked.
+    static func parseAuthority(_ authority: Substring) throws -> (String?, String?, String, Substring?) {
         var hostPort = authority
         var username: String?
         var password: String?
@@ -67,7 +128,7 @@ public struct PublishURL: Equatable, Sendable, CustomStringConvertible {
             host = String(hostPort[hostPort.index(after: hostPort.startIndex)..<close])
             let after = hostPort[hostPort.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw PublishURLError.badPort(String(after.prefix(20))) }
+                guard after.hasPrefix(":") else { throw PublishURLError.badPort("…") }
                 portText = after.dropFirst()
             }
             guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
@@ -81,26 +142,18 @@ public struct PublishURL: Equatable, Sendable, CustomStringConvertible {
                 host = String(hostPort)
             }
             guard !host.isEmpty else { throw PublishURLError.missingHost }
-            guard host.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x2E || $0 == 0x5F }) else {
+            guard host.utf8.count <= 253, host.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x2E || $0 == 0x5F }) else {
                 throw PublishURLError.badCharacters("host")
             }
         }
-        var port = defaultPort(secure: secure)
         if let portText {
             guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }),
                   let value = Int(portText), (1...65535).contains(value) else {
-                throw PublishURLError.badPort(String(portText.prefix(20)))
+                // Only digits are shown: anything else may be a piece of a mistyped password.
+                throw PublishURLError.badPort(portText.allSatisfy({ $0.isASCII && $0.isNumber }) ? String(portText.prefix(20)) : "…")
             }
-            port = value
         }
-        if rest.contains("?") { throw PublishURLError.badTopic(String(rest.prefix(80)), reason: "query strings are not supported") }
-        let topic = try decode(rest, part: "topic")
-        if topic.isEmpty {
-            if requireTopic { throw PublishURLError.missingTopic }
-        } else {
-            try Topic.validate(topic)
-        }
-        return PublishURL(secure: secure, host: host, port: port, username: username, password: password, topic: topic)
+        return (username, password, host, portText)
     }
 
     /// The URL with the password replaced by "***": safe for logs and status output.

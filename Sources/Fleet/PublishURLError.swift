@@ -6,6 +6,10 @@ public enum PublishURLError: Error, Equatable, CustomStringConvertible, Sendable
     case missingTopic
     case badTopic(String, reason: String)
     case badCharacters(String)
+    /// The URL reads two ways (a raw "/" in a password, or an "@" in the topic).
+    case ambiguous
+    /// Longer than `PublishURL.maxLength`.
+    case tooLong(Int)
 
     public var description: String {
         switch self {
@@ -19,6 +23,10 @@ public enum PublishURLError: Error, Equatable, CustomStringConvertible, Sendable
             return "the URL has no topic: add one, e.g. mqtt://HOST/nfctap/<site>/<station>/taps"
         case let .badTopic(topic, reason):
             return "bad topic \"\(topic)\": \(reason)"
+        case .ambiguous:
+            return "the URL reads two ways (a raw '/' in the password, or an '@' in the topic): percent-encode them (%2F, %40), or put the password in NFCTAP_MQTT_PASSWORD"
+        case let .tooLong(length):
+            return "the URL is \(length) bytes, over the \(PublishURL.maxLength)-byte limit"
         case let .badCharacters(part):
             return "the URL's \(part) has a bad percent-escape or control character"
         }

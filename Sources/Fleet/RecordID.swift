@@ -1,12 +1,19 @@
 import Foundation
 
-/// The stable id of one record: `<machine-id>-<file-id>-<seq>`, where file-id is the UUID kept
+/// The stable id of one record: `<station-id>-<file-id>-<seq>`, where station-id is `StationIdentity.stationID` (never the raw
+/// machine id), file-id is the UUID kept
 /// in the file's position file (created with it) and seq the record's line number in the file
 /// (1-based). A record published twice (after a reconnect or a restart) has the same id, so a
 /// consumer keeps the first and drops the rest.
 public enum RecordID {
-    public static func make(machineID: String, fileID: String, sequence: UInt64) -> String {
-        "\(machineID)-\(fileID)-\(sequence)"
+    public static func make(stationID: String, fileID: String, sequence: UInt64) -> String {
+        "\(stationID)-\(fileID)-\(sequence)"
+    }
+
+    /// The message standing for a line over `OutboxReader.maxRecordBytes`:
+    /// `{"recordId": …, "oversizedRecord": <its length in bytes>}` (never a fragment of it).
+    public static func oversizedPayload(id: String, length: UInt64) -> [UInt8] {
+        Array("{\"recordId\":\"\(id)\",\"oversizedRecord\":\(length)}".utf8)
     }
 
     /// The message for one JSONL record: the record's JSON object with `"recordId"` first.

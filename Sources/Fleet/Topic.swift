@@ -6,11 +6,23 @@ public enum Topic {
     /// Longest topic accepted (MQTT 3.1.1 §1.5.3: a UTF-8 string of at most 65,535 bytes).
     public static let maxBytes = 65_535
 
-    /// A topic a message may be published to: non-empty, no wildcards (`+`, `#`), no NUL.
+    /// Longest site or station name (bytes): one topic level, kept short enough for every
+    /// broker's topic and client limits.
+    public static let maxLevelBytes = 128
+
+    /// A topic a message may be published to: non-empty, no wildcards (`+`, `#`), no control
+    /// characters, not starting with `$` (`$SYS/…` and other `$` topics belong to the broker,
+    /// MQTT 3.1.1 §4.7.2: it never delivers what a client publishes there).
     /// - Throws: `PublishURLError.badTopic`.
     public static func validate(_ topic: String) throws {
         if topic.isEmpty { throw PublishURLError.badTopic(topic, reason: "empty") }
         if topic.utf8.count > maxBytes { throw PublishURLError.badTopic(String(topic.prefix(40)) + "…", reason: "longer than 65535 bytes") }
+        if topic.hasPrefix("$") {
+            throw PublishURLError.badTopic(String(topic.prefix(40)), reason: "topics starting with '$' ($SYS/…) are the broker's own: it delivers nothing published there")
+        }
+        if topic.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            throw PublishURLError.badTopic(String(topic.prefix(40)).debugDescription, reason: "contains control characters")
+        }
         if topic.contains("+") || topic.contains("#") {
             throw PublishURLError.badTopic(topic, reason: "'+' and '#' are subscription wildcards, not allowed when publishing")
         }
@@ -20,9 +32,12 @@ public enum Topic {
     /// A site or station name: one topic level.
     /// - Throws: `PublishURLError.badTopic`.
     public static func validateLevel(_ name: String, what: String) throws {
-        guard !name.isEmpty, !name.contains("/"), !name.contains("+"), !name.contains("#"),
+        guard name.utf8.count <= maxLevelBytes else {
+            throw PublishURLError.badTopic(String(name.prefix(40)) + "…", reason: "a \(what) name is at most \(maxLevelBytes) bytes (this one is \(name.utf8.count))")
+        }
+        guard !name.isEmpty, !name.hasPrefix("$"), !name.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }), !name.contains("/"), !name.contains("+"), !name.contains("#"),
               !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
-            throw PublishURLError.badTopic(name, reason: "a \(what) name is one non-empty topic level: no '/', '+', '#' or control characters")
+            throw PublishURLError.badTopic(name, reason: "a \(what) name is one non-empty topic level: no '/', '+', '#', leading '$' or control characters")
         }
     }
 

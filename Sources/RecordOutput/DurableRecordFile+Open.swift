@@ -82,26 +82,6 @@ extension DurableRecordFile {
         }
     }
 
-    /// `F_SETLK` a write lock on the whole file; when held elsewhere, `F_GETLK` names the holder.
-    static func lockExclusively(_ fd: Int32, path: String) throws {
-        var request = flock()
-        request.l_type = Int16(F_WRLCK)
-        request.l_whence = Int16(SEEK_SET)
-        request.l_start = 0
-        request.l_len = 0
-        if fcntl(fd, F_SETLK, &request) == 0 { return }
-        let code = errno
-        guard code == EAGAIN || code == EACCES else {
-            throw RecordFileError.io(operation: "locking", path: path, errno: code)
-        }
-        var probe = flock()
-        probe.l_type = Int16(F_WRLCK)
-        probe.l_whence = Int16(SEEK_SET)
-        let pid: Int32? = fcntl(fd, F_GETLK, &probe) == 0 && probe.l_type != Int16(F_UNLCK) && probe.l_pid > 0
-            ? probe.l_pid : nil
-        throw RecordFileError.locked(path: path, pid: pid)
-    }
-
     /// Reads the file in chunks through the scanner.
     private static func scan(_ fd: Int32, size: Int, format: RecordFileFormat, path: String) throws -> RecordFileScanner {
         var scanner = RecordFileScanner(format: format)

@@ -12,9 +12,11 @@ import Synchronization
 ///   a record of the format; CSV: our header first) *before* anything is changed; otherwise it is
 ///   refused and left byte for byte as it was. Only then is a torn last record (a write cut short
 ///   by a crash or power cut, never confirmed) cut off.
-/// - An exclusive POSIX record lock (`fcntl F_SETLK`) is held on the file; a second process is
-///   refused at once, naming the holder's PID (`F_GETLK` reports it). The lock is per process:
-///   within one process the same file must be shared (the kiosk does), not opened twice.
+/// - An exclusive open-file-description lock (`F_OFD_SETLK`) is held on the file; a second
+///   writer (another process, or another descriptor in this one) is refused at once, naming the
+///   holder's PID (`F_GETLK` on a byte it also locks the traditional way). While a record is being
+///   written and synced, the append byte is locked too: readers (the fleet forwarder) only take
+///   what is confirmed (`DurableRecordFile+Locks.swift`).
 /// - `append` writes the whole record, then `fdatasync`s it: when it returns, the record is on
 ///   disk. When writing or syncing fails (ENOSPC, EIO, EFBIG) the file is cut back to its length
 ///   before the append and the error is thrown, so the caller can show red.
@@ -120,6 +122,9 @@ public final class DurableRecordFile: @unchecked Sendable {
         try handle.withLock { handle in
             guard !handle.closed else { throw RecordFileError.io(operation: "writing to", path: displayName, errno: EBADF) }
             if path != nil { try followPath(&handle) }
+            guard isRegularFile else { return try write(Array(text.utf8), to: handle) }
+            Self.beginAppend(handle.fd)
+            defer { Self.endAppend(handle.fd) }
             try write(Array(text.utf8), to: handle)
         }
     }

@@ -27,12 +27,12 @@ import Synchronization
         let dir = TemporaryDirectory()
         let file = dir.write("t.jsonl", "{\"seq\":1,\"time\":\"2020-01-01T00:00:00.000Z\"}\n{\"seq\":2}\n")
         let url = PublishURL(secure: false, host: "127.0.0.1", port: Self.closedPort(), username: "u", password: "pw-secret-9", topic: "t/taps")
-        var configuration = ForwarderConfiguration(outboxPath: file, url: url, machineID: String(repeating: "0", count: 32))
+        var configuration = ForwarderConfiguration(outboxPath: file, url: url, stationID: String(repeating: "0", count: 32))
         configuration.retryMin = .milliseconds(50)
         let forwarder = Forwarder(configuration: configuration)
         let logged = LockedLines()
         forwarder.onLog = { _, message in logged.append(message) }
-        forwarder.start()
+        try forwarder.start()
         let deadline = Date().addingTimeInterval(10)
         while forwarder.status.connection != .disconnected, Date() < deadline { usleep(20_000) }
         let status = forwarder.status

@@ -29,13 +29,13 @@ final class TemporaryDirectory {
         let file = dir.write("t.jsonl", "{\"a\":1}\n{\"b\":2}\n{\"c\":")
         let reader = try OutboxReader(path: file)
         let first = try #require(try reader.next())
-        #expect(String(decoding: first.record, as: UTF8.self) == "{\"a\":1}" && first.end == 8)
+        #expect(String(decoding: first.bytes, as: UTF8.self) == "{\"a\":1}" && first.end == 8)
         let second = try #require(try reader.next())
-        #expect(String(decoding: second.record, as: UTF8.self) == "{\"b\":2}" && second.end == 16)
+        #expect(String(decoding: second.bytes, as: UTF8.self) == "{\"b\":2}" && second.end == 16)
         #expect(try reader.next() == nil)
         dir.append("t.jsonl", "3}\n")
         let third = try #require(try reader.next())
-        #expect(String(decoding: third.record, as: UTF8.self) == "{\"c\":3}")
+        #expect(String(decoding: third.bytes, as: UTF8.self) == "{\"c\":3}")
     }
 
     @Test func partialLineRolledBackAndReplacedIsReadFresh() throws {
@@ -48,16 +48,16 @@ final class TemporaryDirectory {
         truncate(file, 8)
         dir.append("t.jsonl", "{\"b\":2}\n")
         let next = try #require(try reader.next())
-        #expect(String(decoding: next.record, as: UTF8.self) == "{\"b\":2}")
+        #expect(String(decoding: next.bytes, as: UTF8.self) == "{\"b\":2}")
     }
 
     @Test func rewindAndStartOffset() throws {
         let dir = TemporaryDirectory()
         let file = dir.write("t.jsonl", "x\ny\nz\n")
         let reader = try OutboxReader(path: file, offset: 2)
-        #expect(try reader.next().map { String(decoding: $0.record, as: UTF8.self) } == "y")
+        #expect(try reader.next().map { String(decoding: $0.bytes, as: UTF8.self) } == "y")
         reader.rewind(to: 0)
-        #expect(try reader.next().map { String(decoding: $0.record, as: UTF8.self) } == "x")
+        #expect(try reader.next().map { String(decoding: $0.bytes, as: UTF8.self) } == "x")
     }
 
     @Test func backlogCountsAndAge() throws {
@@ -96,17 +96,17 @@ final class TemporaryDirectory {
 
 @Suite struct RecordIDTests {
     @Test func idIsStable() {
-        let a = RecordID.make(machineID: "m", fileID: "f", sequence: 7)
-        #expect(a == "m-f-7" && a == RecordID.make(machineID: "m", fileID: "f", sequence: 7))
-        #expect(a != RecordID.make(machineID: "m", fileID: "f", sequence: 8))
+        let a = RecordID.make(stationID: "m", fileID: "f", sequence: 7)
+        #expect(a == "m-f-7" && a == RecordID.make(stationID: "m", fileID: "f", sequence: 7))
+        #expect(a != RecordID.make(stationID: "m", fileID: "f", sequence: 8))
     }
 
     @Test func clientIDStablePerStationAndFile() {
-        let one = StationIdentity.clientID(machineID: "abc", outboxPath: "/var/lib/nfctap/taps.jsonl")
-        #expect(one == StationIdentity.clientID(machineID: "abc", outboxPath: "/var/lib/nfctap/taps.jsonl"))
+        let one = StationIdentity.clientID(stationID: "abc", outboxPath: "/var/lib/nfctap/taps.jsonl")
+        #expect(one == StationIdentity.clientID(stationID: "abc", outboxPath: "/var/lib/nfctap/taps.jsonl"))
         #expect(one.count == 23 && one.hasPrefix("nfctap-"))
-        #expect(one != StationIdentity.clientID(machineID: "abd", outboxPath: "/var/lib/nfctap/taps.jsonl"))
-        #expect(one != StationIdentity.clientID(machineID: "abc", outboxPath: "/var/lib/nfctap/other.jsonl"))
+        #expect(one != StationIdentity.clientID(stationID: "abd", outboxPath: "/var/lib/nfctap/taps.jsonl"))
+        #expect(one != StationIdentity.clientID(stationID: "abc", outboxPath: "/var/lib/nfctap/other.jsonl"))
     }
 
     @Test func payloadIsTheRecordWithItsID() throws {

@@ -9,13 +9,18 @@ struct KioskPublishConfigurationTests {
     static func problem(_ json: String) -> String? { KioskConfigurationTests.problem(json) }
 
     @Test func readsEveryKey() throws {
+        // The CA file is checked when the configuration is read: PEM framing around base64 of a DER SEQUENCE.
+        let ca = NSTemporaryDirectory() + "kiosk-ca-\(UUID().uuidString).pem"
+        defer { try? FileManager.default.removeItem(atPath: ca) }
+        let der = Data([0x30, 0x14] + [UInt8](repeating: 0x02, count: 20)).base64EncodedString()
+        try "-----BEGIN CERTIFICATE-----\n\(der)\n-----END CERTIFICATE-----\n".write(toFile: ca, atomically: true, encoding: .utf8)
         let c = try KioskConfigurationTests.parse("""
             {"action": "json", "output": "/var/lib/nfctap/taps.jsonl",
-             "publish": {"url": "mqtts://kiosk:pw@broker.site:8884", "caFile": "/etc/nfctap/ca.pem", "site": "north", "station": "kiosk-7"}}
+             "publish": {"url": "mqtts://kiosk:pw@broker.site:8884", "caFile": "\(ca)", "site": "north", "station": "kiosk-7"}}
             """)
         let publish = try #require(c.publish)
         #expect(publish.url.host == "broker.site" && publish.url.port == 8884 && publish.url.secure)
-        #expect(publish.topic == "nfctap/north/kiosk-7/taps" && publish.caFile == "/etc/nfctap/ca.pem")
+        #expect(publish.topic == "nfctap/north/kiosk-7/taps" && publish.caFile == ca)
     }
 
     @Test(arguments: [
@@ -28,11 +33,24 @@ struct KioskPublishConfigurationTests {
         (#"{"action": "json", "output": "/x.jsonl", "publish": {"url": "mqtt://b", "site": "a/b"}}"#, "one non-empty topic level"),
         (#"{"action": "json", "output": "/x.jsonl", "publish": {"url": "mqtts://b/t", "caFile": "ca.pem"}}"#, "absolute path"),
         (#"{"action": "json", "output": "/x.jsonl", "publish": "mqtt://b/t"}"#, "expected an object"),
+        (#"{"action": "json", "output": "/x.jsonl", "publish": {"url": "mqtts://b/t", "caFile": "/nonexistent/ca.pem"}}"#, "CA file /nonexistent/ca.pem"),
+        (#"{"action": "json", "output": "/x.jsonl", "publish": {"url": "mqtt://b/$SYS/t"}}"#, "broker's own"),
+        (#"{"action": "json", "output": "/x.jsonl", "homeassistant": {}}"#, "needs \"publish\""),
+        (#"{"action": "json", "output": "/x.jsonl", "publish": {"url": "mqtt://b/t"}, "homeassistant": {"field": "uid }}"}}"#, "tag id field"),
+        (#"{"action": "json", "output": "/x.jsonl", "publish": {"url": "mqtt://b/t"}, "homeassistant": {"qos": 1}}"#, "homeassistant.qos"),
     ])
     func refuses(json: String, expected: String) {
         let message = Self.problem(json)
         #expect(message?.contains(expected) == true, "\(message ?? "accepted")")
         #expect(message?.contains("pw") != true)
+    }
+
+    @Test func homeAssistantAnnouncesTheStation() throws {
+        let c = try KioskConfigurationTests.parse("""
+            {"action": "json", "output": "/var/lib/nfctap/taps.jsonl", "publish": {"url": "mqtt://b", "site": "n", "station": "k"},
+             "homeassistant": {"prefix": "ha", "field": "uid"}}
+            """)
+        #expect(c.publish?.homeAssistant == (try HomeAssistantDiscovery(prefix: "ha")))
     }
 
     @Test func warnsWhenEveryoneCanReadThePassword() throws {

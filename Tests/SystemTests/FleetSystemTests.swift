@@ -125,7 +125,7 @@ struct FleetSystemTests {
         let ids = messages.compactMap { $0["recordId"] as? String }
         #expect(Set(ids).count == 16, "ids are unique across the two files: \(ids)")
         #expect(ids[11].hasSuffix("-1") && ids[10].hasSuffix("-11") && ids[11].dropLast(2) != ids[0].dropLast(2))
-        #expect(forward.stderr.contains("was replaced (rotated)"))
+        #expect(forward.stderr.contains("(a new file) from its start"), "\(forward.stderr)")
     }
 
     @Test("mqtts with the test CA delivers; another CA is refused and the records wait")
@@ -141,6 +141,7 @@ struct FleetSystemTests {
         #expect(LineProcess.waitUntil(10) { refused.stderr.contains("cannot connect") })
         usleep(500_000)
         refused.stop()
+        #expect(refused.stderr.contains("(CA file \(TestBroker.otherCAFile))"), "the TLS error names the CA file: \(refused.stderr)")
         #expect(!refused.stderr.contains("tls-pass-123"), "password in the log: \(refused.stderr)")
         let waiting = try runCLI(["fleet", "status", file, "--json"])
         #expect(waiting.stdout.contains("\"backlogRecords\":20"), "\(waiting.stdout)")

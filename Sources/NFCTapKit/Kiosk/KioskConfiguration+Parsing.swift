@@ -5,7 +5,7 @@ import Pairing
 extension KioskConfiguration {
     /// Every top-level key, for the "unknown key" message.
     package static let knownKeys = ["action", "backends", "bluetooth", "command", "duplicateWindowSeconds", "feedback",
-                            "ioTimeoutSeconds", "logLevel", "output", "pairWith", "publish", "readers", "sync", "timeoutSeconds", "trace"]
+                            "homeassistant", "ioTimeoutSeconds", "logLevel", "output", "pairWith", "publish", "readers", "sync", "timeoutSeconds", "trace"]
 
     /// `timeoutSeconds`: long enough to start a program (0.1 s), short enough that a stuck one is
     /// noticed (1 h). Anything outside (`1e-9` would round to 0) is refused, naming the key.
@@ -148,6 +148,10 @@ extension KioskConfiguration {
         if command != nil, action != "exec" { throw fail("command", "only used with \"action\": \"exec\"") }
         if pairWith != nil, action != "pair" { throw fail("pairWith", "only used with \"action\": \"pair\"") }
         if let publish = doc["publish"] { c.publish = try parsePublish(publish, configuration: c, fail: fail) }
+        if let homeAssistant = doc["homeassistant"] {
+            let discovery = try parseHomeAssistant(homeAssistant, configuration: c, fail: fail)
+            c.publish?.homeAssistant = discovery
+        }
         return c
     }
 

@@ -57,7 +57,7 @@ package struct KioskConfiguration: Equatable, Sendable {
     /// Every exchange with the readers logged to stderr (`--trace`); taken at start only.
     package var trace = false
     /// `"publish"`: every line of the output file also goes to an MQTT broker (README "Fleet").
-    /// Read at start only: a reload keeps the running forwarder.
+    /// A reload that changes it (or `output`) replaces the forwarder (`KioskPublisher`).
     package var publish: PublishSettings? = nil
 
     package init() {}

@@ -4,15 +4,60 @@ import Logging
 import Synchronization
 
 /// The kiosk's `"publish"`: a forwarder next to its output file, logging to the kiosk log.
-package enum KioskPublisher {
-    /// Starts the forwarder; nil without `"publish"`.
-    /// - Throws: `FleetError` when there is no machine id.
-    package static func start(_ configuration: KioskConfiguration, configPath: String?, logger: Logger) throws -> Forwarder? {
-        guard let settings = configuration.publish, case let .file(path) = configuration.output else { return nil }
+/// A reload (SIGHUP) that changes `output` or `publish` stops the running forwarder (its position
+/// is saved: what is left of the old file is published when it is configured again) and starts
+/// one for the new file, saying so in the log.
+package final class KioskPublisher: Sendable {
+    private struct Running {
+        var forwarder: Forwarder
+        var settings: PublishSettings
+        var path: String
+        var monitor: ForwarderMonitor
+    }
+
+    private let logger: Logger
+    private let running = Mutex<Running?>(nil)
+    /// Makes the station id (tests give a fixed one).
+    private let stationID: @Sendable () throws -> String
+
+    private let softwareVersion: String
+
+    package init(logger: Logger, softwareVersion: String,
+                 stationID: @escaping @Sendable () throws -> String = { try StationIdentity.stationID() }) {
+        self.logger = logger
+        self.softwareVersion = softwareVersion
+        self.stationID = stationID
+    }
+
+    /// The file being published, if any.
+    package var publishedPath: String? { running.withLock { $0?.path } }
+
+    /// Starts, replaces or stops the forwarder so that it matches `configuration`.
+    /// - Throws: `FleetError` (no machine id, another forwarder on the file, a bad CA file); no
+    ///   forwarder runs then.
+    package func apply(_ configuration: KioskConfiguration, configPath: String?, reloading: Bool = false) throws {
+        let wanted: (PublishSettings, String)?
+        if let settings = configuration.publish, case let .file(path) = configuration.output {
+            wanted = (settings, path)
+        } else {
+            wanted = nil
+        }
+        let current = running.withLock { $0.map { ($0.settings, $0.path) } }
+        if let current, let wanted, current.0 == wanted.0, current.1 == wanted.1 { return }
+        if current == nil, wanted == nil { return }
+        if let old = running.withLock({ r -> Running? in defer { r = nil }; return r }) {
+            old.monitor.cancel()
+            old.forwarder.stop()
+            let reason = wanted == nil ? "no \"publish\" in the configuration now" : "the configuration changed"
+            logger.notice("publishing stopped", metadata: ["file": "\(old.path)", "reason": "\(reason)",
+                                                          "unpublished": "\(old.forwarder.status.backlogRecords)"])
+        }
+        guard let (settings, path) = wanted else { return }
         if let configPath, let warning = settings.worldReadableWarning(configurationPath: configPath) {
             logger.warning("\(warning)")
         }
-        let forwarder = Forwarder(configuration: settings.configuration(outbox: path, machineID: try StationIdentity.machineID()))
+        let forwarder = Forwarder(configuration: settings.configuration(outbox: path, stationID: try stationID(), softwareVersion: softwareVersion))
+        let logger = self.logger
         forwarder.onLog = { level, message in
             switch level {
             case .info: logger.notice("\(message)")
@@ -20,18 +65,24 @@ package enum KioskPublisher {
             case .error: logger.error("\(message)")
             }
         }
-        forwarder.start()
-        let backlog = ForwarderMonitor(forwarder: forwarder, interval: .seconds(30)) { status in
+        try forwarder.start()
+        let monitor = ForwarderMonitor(forwarder: forwarder, interval: .seconds(30)) { status in
             logger.info("mqtt backlog", metadata: [
                 "state": "\(status.connection.rawValue)", "backlog": "\(status.backlogRecords)",
                 "oldest_s": "\(status.oldestUnsentAge.map { String(format: "%.1f", $0) } ?? "-")",
                 "published": "\(status.publishedSinceStart)",
             ])
         }
-        monitor.withLock { $0 = backlog }
-        return forwarder
+        running.withLock { $0 = Running(forwarder: forwarder, settings: settings, path: path, monitor: monitor) }
+        if reloading {
+            logger.notice("publishing", metadata: ["file": "\(path)", "broker": "\(settings.url.redacted)", "topic": "\(settings.topic)"])
+        }
     }
 
-    /// Lives as long as the kiosk (set once, by the kiosk's start-up thread).
-    private static let monitor = Mutex<ForwarderMonitor?>(nil)
+    /// Stops the forwarder, publishing for up to `drain` first.
+    package func stop(drain: Duration) {
+        guard let old = running.withLock({ r -> Running? in defer { r = nil }; return r }) else { return }
+        old.monitor.cancel()
+        old.forwarder.stop(drain: drain)
+    }
 }

@@ -11,7 +11,8 @@ struct FleetForwardCommand: ParsableCommand {
         discussion: """
             Publishes every complete record of FILE not yet acknowledged (FILE.fleet-position keeps the \
             position), then each record appended, QoS 1, in order, with a "recordId". Status lines on stderr.
-            Exit codes: 0 after SIGTERM/Ctrl-C, 1 bad URL or no machine id.
+            Rotations (logrotate create, mv) are followed without a signal; SIGHUP is ignored.
+            Exit codes: 0 after SIGTERM/Ctrl-C, 1 bad URL, bad CA file, no machine id, or another forwarder on FILE.
             """)
 
     @Argument(help: ArgumentHelp("The JSONL record file.", valueName: "file"))
@@ -49,7 +50,10 @@ struct FleetForwardCommand: ParsableCommand {
             Self.fail(error)
         }
         let done = DispatchSemaphore(value: 0)
-        let trap = SignalTrap([SIGINT, SIGTERM], queue: DispatchQueue(label: "nfctap.fleet.signals")) { _ in done.signal() }
+        // SIGHUP (logrotate's postrotate) must not kill it: rotations are followed by themselves.
+        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: DispatchQueue(label: "nfctap.fleet.signals")) { number in
+            if number != SIGHUP { done.signal() }
+        }
         done.wait()
         withExtendedLifetime(trap) {}
         forwarder.stop(drain: .seconds(1))

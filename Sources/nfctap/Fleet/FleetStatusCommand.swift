@@ -2,6 +2,7 @@ import ArgumentParser
 import Fleet
 import Foundation
 import NFCTapKit
+import RecordOutput
 
 /// `nfctap fleet status FILE`: the published position of a record file and its backlog.
 struct FleetStatusCommand: ParsableCommand {
@@ -27,10 +28,11 @@ struct FleetStatusCommand: ParsableCommand {
         } catch {
             Self.fail(CLIError(NDEFText.safe("\(error)")))
         }
+        // File names are the user's bytes: C1 and bidi controls escaped like every other output.
         if json {
-            print(report.json)
+            print(JSONString.hardened(json: report.json))
         } else {
-            for line in report.lines { print(line) }
+            for line in report.lines { print(NDEFText.safe(line)) }
         }
     }
 }
@@ -45,10 +47,9 @@ struct FleetStatusReport {
     init(file: String, now: Date = Date()) throws {
         self.file = file
         let positionPath = OutboxPosition.path(forOutbox: file)
-        var st = stat()
-        guard stat(file, &st) == 0 else { throw FleetError.io(operation: "read", path: file, errno: errno) }
+        let reader = try OutboxReader(path: file)  // no symbolic link, FIFO or device
         position = try OutboxPosition.load(path: positionPath)
-        if let p = position, p.inode != UInt64(st.st_ino) || p.offset > UInt64(st.st_size) { position = nil }
+        if let p = position, p.inode != reader.inode || p.offset > reader.size { position = nil }
         backlog = try Backlog.measure(path: file, from: position?.offset ?? 0)
         if position != nil, let attributes = try? FileManager.default.attributesOfItem(atPath: positionPath) {
             lastAcknowledged = attributes[.modificationDate] as? Date

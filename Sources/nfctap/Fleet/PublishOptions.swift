@@ -13,35 +13,49 @@ struct PublishOptions: ParsableArguments {
     @Option(name: .customLong("mqtt-ca"), help: ArgumentHelp("PEM file of the CA that signed the broker's certificate (mqtts). Default: the system's CAs.", valueName: "file"))
     var caFile: String?
 
+    @Flag(name: .customLong("homeassistant"),
+          help: "Announce the station to Home Assistant as an MQTT tag scanner (retained discovery config; the tag id is the record's uid).")
+    var homeAssistant = false
+
+    @Option(name: .customLong("homeassistant-prefix"), help: ArgumentHelp("Home Assistant's discovery prefix.", valueName: "prefix"))
+    var homeAssistantPrefix = "homeassistant"
+
     /// The forwarder for `outbox`, started, with its log and status lines going to `log`;
     /// nil without --publish.
     /// - Throws: `CLIError` for a bad URL, a missing machine id.
     func startForwarder(outbox: String, statusEvery: Double, tune: (inout ForwarderConfiguration) -> Void = { _ in },
                         log: @escaping @Sendable (String) -> Void) throws -> Forwarder? {
         guard let url else { return nil }
-        let settings: PublishSettings
+        // A broker that closes a TLS connection under a write gives EPIPE, never a killed station.
+        signal(SIGPIPE, SIG_IGN)
+        var settings: PublishSettings
         do {
             settings = try PublishSettings(url: url, caFile: caFile)
+            if homeAssistant { settings.homeAssistant = try HomeAssistantDiscovery(prefix: homeAssistantPrefix) }
         } catch {
             throw CLIError("--publish: " + NDEFText.safe("\(error)"))
         }
-        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw CLIError("--mqtt-ca: cannot read \(NDEFText.safe(caFile))")
+        if let caFile {
+            do { try CAFile.validate(caFile) } catch { throw CLIError("--mqtt-ca: " + NDEFText.safe("\(error)")) }
         }
         if settings.url.password != nil, ProcessInfo.processInfo.environment[PublishSettings.passwordVariable] == nil {
             log("nfctap: warning: the MQTT password on the command line is visible to other users (ps): prefer \(PublishSettings.passwordVariable)")
         }
-        let machineID: String
+        let stationID: String
         do {
-            machineID = try StationIdentity.machineID()
+            stationID = try StationIdentity.stationID()
         } catch {
             throw CLIError(NDEFText.safe("\(error)"))
         }
-        var configuration = settings.configuration(outbox: outbox, machineID: machineID)
+        var configuration = settings.configuration(outbox: outbox, stationID: stationID, softwareVersion: NFCTap.version)
         tune(&configuration)
         let forwarder = Forwarder(configuration: configuration)
         forwarder.onLog = { _, message in log(NDEFText.safe(message)) }
-        forwarder.start()
+        do {
+            try forwarder.start()
+        } catch {
+            throw CLIError(NDEFText.safe("\(error)"))
+        }
         let monitor = ForwarderMonitor(forwarder: forwarder, interval: .milliseconds(Int64(statusEvery * 1000))) { status in
             log("MQTT: " + NDEFText.safe(status.summary))
         }

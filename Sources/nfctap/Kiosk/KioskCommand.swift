@@ -23,7 +23,7 @@ struct Kiosk: ParsableCommand {
 
             "exec" programs (and "pairWith": "exec:…") run in their own process group, which is ended (SIGTERM, then SIGKILL 2 s later) when the program exits or times out: nothing started in the background outlives the tap.
 
-            With "publish": {"url": "mqtt://…"} every line of the output file also goes to an MQTT broker, QoS 1, from the file (the outbox), nothing lost while the broker is away; the backlog is logged every 30 s while records wait (README "Fleet"). Read at start only.
+            With "publish": {"url": "mqtt://…"} every line of the output file also goes to an MQTT broker, QoS 1, from the file (the outbox), nothing lost while the broker is away; the backlog is logged every 30 s while records wait (README "Fleet"). A reload that changes "output" or "publish" publishes the new file from then on (logged as "publishing").
 
             Signals: SIGTERM / SIGINT finish the tag in hand and exit 0; SIGHUP reloads the configuration (an invalid one is logged and the running one kept) and reopens the output file (for logrotate).
 
@@ -61,9 +61,9 @@ struct Kiosk: ParsableCommand {
             logger.critical("cannot start", metadata: ["error": "\(error)"])
             throw NFCTapExit.failure
         }
-        let forwarder: Forwarder?
+        let publisher = KioskPublisher(logger: logger, softwareVersion: NFCTap.version)
         do {
-            forwarder = try KioskPublisher.start(configuration, configPath: config, logger: logger)
+            try publisher.apply(configuration, configPath: config)
         } catch {
             logger.critical("cannot publish", metadata: ["error": "\(error)"])
             throw NFCTapExit.failure
@@ -71,7 +71,20 @@ struct Kiosk: ParsableCommand {
         let signals = DispatchQueue(label: "nfctap.kiosk.signals")
         let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: signals) { number in
             if number == SIGHUP {
-                runner.reload { try loadConfiguration() }
+                var loaded: KioskConfiguration?
+                let taken = runner.reload {
+                    let fresh = try loadConfiguration()
+                    loaded = fresh
+                    return fresh
+                }
+                // A changed output or publish setting: the new file is published from now on.
+                if taken, let loaded {
+                    do {
+                        try publisher.apply(loaded, configPath: config, reloading: true)
+                    } catch {
+                        logger.error("cannot publish the new output", metadata: ["error": "\(error)"])
+                    }
+                }
             } else {
                 runner.stop(signal: number)
             }
@@ -88,7 +101,7 @@ struct Kiosk: ParsableCommand {
         }
         done.wait()
         withExtendedLifetime(trap) {}
-        forwarder?.stop(drain: .seconds(1))
+        publisher.stop(drain: .seconds(1))
     }
 
     /// The file's configuration, or the defaults without `--config`.

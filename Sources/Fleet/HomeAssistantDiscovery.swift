@@ -1,0 +1,70 @@
+import Foundation
+
+/// Home Assistant's MQTT discovery for a station as a tag scanner (README "Fleet": Home
+/// Assistant): a retained config at `<prefix>/tag/<node>/<object>/config` naming the records'
+/// topic and a `value_template` that takes the tag id from each record, a device (identifiers,
+/// model, sw_version), and availability from the station's retained status (its Last Will).
+/// Taps travel as any record: through the file, so a tap during an outage reaches HA later.
+public struct HomeAssistantDiscovery: Equatable, Sendable {
+    /// The discovery prefix (HA's default "homeassistant").
+    public var prefix: String
+    /// `<node>` in the discovery topic.
+    public var node: String
+    /// `<object>`: nil = derived from the station and file (the client id's hash).
+    public var object: String?
+    /// The record field that is the tag id HA sees (`uid`, or e.g. an NDEF field a writer adds).
+    public var field: String
+
+    public init(prefix: String = "homeassistant", node: String = "nfctap", object: String? = nil, field: String = "uid") throws {
+        try Topic.validate(prefix)
+        for (name, value) in [("node", node), ("object", object ?? "x")] {
+            guard !value.isEmpty, value.utf8.count <= 64,
+                  value.utf8.allSatisfy({ ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F || $0 == 0x2D }) else {
+                throw PublishURLError.badTopic(String(value.prefix(40)), reason: "a Home Assistant \(name) id is 1-64 characters of A-Z, a-z, 0-9, '_' and '-'")
+            }
+        }
+        // The field goes into a Jinja template: a plain identifier only.
+        guard let first = field.utf8.first, !(0x30...0x39).contains(first), field.utf8.count <= 64,
+              field.utf8.allSatisfy({ ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }) else {
+            throw PublishURLError.badTopic(String(field.prefix(40)), reason: "the tag id field is a record key: letters, digits and '_'")
+        }
+        self.prefix = prefix
+        self.node = node
+        self.object = object
+        self.field = field
+    }
+
+    /// The retained discovery message for `configuration`'s station.
+    public func message(for configuration: ForwarderConfiguration, softwareVersion: String) -> (topic: String, payload: [UInt8]) {
+        let objectID = object ?? configuration.clientID.replacingOccurrences(of: "nfctap-", with: "station_")
+        let topic = "\(prefix)/tag/\(node)/\(objectID)/config"
+        let object: [String: Any] = [
+            "topic": configuration.topic,
+            "value_template": "{{ value_json.\(field) }}",
+            "device": [
+                "identifiers": ["nfctap_\(configuration.stationID)_\(objectID)"],
+                "name": "nfctap \(Topic.stationName(ofRecords: configuration.topic))",
+                "manufacturer": "nfctap",
+                "model": "nfctap NFC station",
+                "sw_version": softwareVersion,
+            ] as [String: Any],
+            "availability": [[
+                "topic": configuration.statusTopic,
+                "value_template": "{{ value_json.state }}",
+                "payload_available": "online",
+                "payload_not_available": "offline",
+            ]],
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return (topic, Array(data))
+    }
+}
+
+extension Topic {
+    /// `<station>` of `nfctap/<site>/<station>/taps`, else the topic itself.
+    static func stationName(ofRecords topic: String) -> String {
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        if levels.count == 4, levels[0] == "nfctap", levels[3] == "taps" { return String(levels[2]) }
+        return topic
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Every file the forwarder opens (the outbox, its rotated predecessors, `<file>.fleet-position`,
+/// its `.tmp`, `<file>.fleet-lock`, the CA file) goes through here: never through a symbolic link
+/// (`O_NOFOLLOW`), never blocking on a FIFO or device (`O_NONBLOCK` while opening), and only a
+/// regular file is kept (`fstat`). README "Fleet": files.
+enum SafeFile {
+    /// Opens `path` read-only. nil when it does not exist.
+    /// - Throws: `FleetError.notOwnFile` for a symbolic link, FIFO, device, socket or directory;
+    ///   `FleetError.io` for other failures.
+    static func openForReading(_ path: String) throws -> (fd: Int32, info: stat)? {
+        try open(path, flags: O_RDONLY)
+    }
+
+    /// Opens `path` with `flags` (plus `O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC`), checks it is a
+    /// regular file, then makes it blocking again. nil when it does not exist (and `O_CREAT` is not in `flags`).
+    static func open(_ path: String, flags: Int32, mode: mode_t = 0o640) throws -> (fd: Int32, info: stat)? {
+        let fd = Glibc.open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT { return nil }
+            if code == ELOOP || code == EMLINK { throw FleetError.notOwnFile(path: path, kind: "a symbolic link") }
+            var info = stat()
+            if lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+                throw FleetError.notOwnFile(path: path, kind: kind(info.st_mode))
+            }
+            throw FleetError.io(operation: "open", path: path, errno: code)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw FleetError.io(operation: "stat", path: path, errno: code)
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw FleetError.notOwnFile(path: path, kind: kind(info.st_mode))
+        }
+        _ = fcntl(fd, F_SETFL, flags & ~(O_CREAT | O_EXCL | O_TRUNC))
+        return (fd, info)
+    }
+
+    /// What `path` is without following it (nil: nothing there).
+    static func lstatKind(_ path: String) -> mode_t? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
+    }
+
+    static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFLNK: return "a symbolic link"
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        case S_IFDIR: return "a directory"
+        default: return "not a regular file"
+        }
+    }
+}
