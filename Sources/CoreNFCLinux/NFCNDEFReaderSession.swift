@@ -166,7 +166,7 @@ extension NFCNDEFReaderSession: SessionEngineHost {
             switch presence.detected.technology {
             case .type2: return MiFareSessionTag(engine: engine, presence: presence, generation: generation)
             case .type4: return ISO7816SessionTag(engine: engine, presence: presence, generation: generation)
-            case .other: return nil
+            case .type5, .felica, .lowFrequency, .other: return nil
             }
         }
     }

@@ -94,7 +94,7 @@ extension NFCTagReaderSession: SessionEngineHost {
             switch presence.detected.technology {
             case .type2: return .miFare(MiFareSessionTag(engine: engine, presence: presence, generation: generation))
             case .type4: return .iso7816(ISO7816SessionTag(engine: engine, presence: presence, generation: generation))
-            case .other: return nil
+            case .type5, .felica, .lowFrequency, .other: return nil
             }
         }
         guard !tags.isEmpty else { return }
