@@ -37,7 +37,7 @@ public final class PCSCISO15693Link: ISO15693Link {
         if transparentRefused { return false }
         if sessionOpen { return true }
         do { try openSession() } catch { return !transparentRefused }
-        return true
+        return sessionOpen
     }
 
     public func transceive(_ frame: [UInt8]) throws -> [UInt8] {

@@ -77,7 +77,7 @@ public final class Type5Tag: NDEFTagOperations {
                     layout = (size, count)
                     return (size, count)
                 }
-            } catch TagError.iso15693(let code) where code == 0x01 || code == 0x02 || code == 0x0F {
+            } catch TagError.iso15693(let code) where code == 0x01 || code == 0x02 {
                 // No Get System Info on this chip: fall through to the size of block 0.
             }
         }
