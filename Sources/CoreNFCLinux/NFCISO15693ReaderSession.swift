@@ -10,14 +10,12 @@ public protocol NFCReaderSessionDelegate: AnyObject {
 }
 
 extension NFCReaderSessionDelegate {
-    /// Never called on Linux (the ISO 15693 session ends at `begin()`).
     public func readerSessionDidBecomeActive(_ session: NFCReaderSession) {}
 }
 
 /// Core NFC's iOS 11 `NFCISO15693ReaderSession` (deprecated by Apple since iOS 13 in favour of
-/// `NFCTagReaderSession(pollingOption: .iso15693, …)`). Declared so code that still offers it
-/// compiles; Linux readers do not poll ISO 15693, so `readingAvailable` is false and `begin()`
-/// ends the session with `.readerErrorUnsupportedFeature` (1).
+/// `NFCTagReaderSession(pollingOption: .iso15693, …)`): polls the readers that reach ISO 15693
+/// tags (docs/tags-and-readers.md §7.10) and hands out `NFCISO15693Tag`s; other tags are ignored.
 open class NFCISO15693ReaderSession: NFCReaderSession {
     private weak var readerDelegate: (any NFCReaderSessionDelegate)?
 
@@ -35,19 +33,15 @@ open class NFCISO15693ReaderSession: NFCReaderSession {
         engine.host = self
     }
 
-    /// False: Linux readers do not poll ISO 15693.
-    open override class var readingAvailable: Bool { false }
+    /// True: PC/SC readers with an ISO 15693 radio are polled (a reader without one never reports such a tag).
+    open override class var readingAvailable: Bool { true }
 
     open override var delegate: Any? { readerDelegate }
 
-    /// Ends the session at once with `.readerErrorUnsupportedFeature` (1).
-    open override func begin() {
-        engine.invalidate(NFCReaderError(.readerErrorUnsupportedFeature, message: "Linux readers do not poll ISO 15693"),
-                          byUser: false)
+    /// Tags handed out so far become invalid; tags in the field come again.
+    open func restartPolling() {
+        engine.restartPolling()
     }
-
-    /// Nothing to restart: the session never polls.
-    open func restartPolling() {}
 }
 
 extension NFCISO15693ReaderSession: SessionEngineHost {
@@ -55,7 +49,15 @@ extension NFCISO15693ReaderSession: SessionEngineHost {
         deliver { [self] in readerDelegate?.readerSessionDidBecomeActive(self) }
     }
 
-    func engine(_ engine: SessionEngine, didDetect batch: [TagPresence]) {}
+    func engine(_ engine: SessionEngine, didDetect batch: [TagPresence]) {
+        let generation = engine.generation
+        let tags: [any __NFCTag] = batch.filter { $0.detected.technology == .type5 }.map {
+            ISO15693SessionTag(engine: engine, presence: $0, generation: generation)
+        }
+        guard !tags.isEmpty else { return }
+        engine.pausePolling()
+        deliver { [self] in readerDelegate?.readerSession(self, didDetect: tags) }
+    }
 
     func engine(_ engine: SessionEngine, didInvalidateWith error: NFCReaderError) {
         onSessionQueue { [self] in
@@ -122,19 +124,29 @@ public class NFCISO15693ReadMultipleBlocksConfiguration: NFCTagCommandConfigurat
 }
 
 extension NFCISO15693Tag {
-    /// iOS 11 legacy command; error 1 on Linux as every ISO 15693 command.
+    /// iOS 11 legacy custom command (`A0`–`DF`, the configuration's manufacturer code after it).
     /// Not `@Sendable`, as in Apple's SDK (an iOS 11 declaration).
     public func sendCustomCommand(commandConfiguration: NFCISO15693CustomCommandConfiguration,
                                   completionHandler: @escaping (Data, (any Error)?) -> Void) {
         let completionHandler = UncheckedBox(completionHandler)  // called once, on one queue
-        UnsupportedTagCommand.fail { completionHandler.value(Data(), $0) }
+        let code = commandConfiguration.customCommandCode
+        guard (0xA0 ... 0xDF).contains(code) else {
+            return UnsupportedTagCommand.fail { completionHandler.value(Data(), $0) }
+        }
+        let parameters = [UInt8(truncatingIfNeeded: commandConfiguration.manufacturerCode)] + commandConfiguration.requestParameters
+        iso15693(.highDataRate, UInt8(code), parameters, parse: { Data($0) }) {
+            completionHandler.value((try? $0.get()) ?? Data(), $0.failureValue)
+        }
     }
 
-    /// iOS 11 legacy command; error 1 on Linux as every ISO 15693 command.
+    /// iOS 11 legacy Read Multiple Blocks of `range` in one command (the chunk size is not split
+    /// further here); the blocks' bytes joined.
     /// Not `@Sendable`, as `sendCustomCommand` (an iOS 11 declaration).
     public func readMultipleBlock(readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration,
                                   completionHandler: @escaping (Data, (any Error)?) -> Void) {
         let completionHandler = UncheckedBox(completionHandler)  // called once, on one queue
-        UnsupportedTagCommand.fail { completionHandler.value(Data(), $0) }
+        multiBlockRead(.highDataRate, 0x23, readConfiguration.range, extended: false) { result in
+            completionHandler.value(Data(((try? result.get()) ?? []).joined()), result.failureValue)
+        }
     }
 }

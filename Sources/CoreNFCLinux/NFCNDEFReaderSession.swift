@@ -166,7 +166,8 @@ extension NFCNDEFReaderSession: SessionEngineHost {
             switch presence.detected.technology {
             case .type2: return MiFareSessionTag(engine: engine, presence: presence, generation: generation)
             case .type4: return ISO7816SessionTag(engine: engine, presence: presence, generation: generation)
-            case .other: return nil
+            case .type5: return ISO15693SessionTag(engine: engine, presence: presence, generation: generation)
+            case .felica, .lowFrequency, .other: return nil
             }
         }
     }

@@ -24,6 +24,10 @@ extension NFCReaderError {
             self.init(.ndefReaderSessionErrorTagSizeTooSmall, message: text)
         case .unsupported, .notNDEFFormatted:
             self.init(.readerErrorUnsupportedFeature, message: text)
+        case let .iso15693(code):
+            // As on iOS: 102 with the tag's ISO 15693 error code in the user info (401 for NDEF writes).
+            self.init(kind == .write ? .ndefReaderSessionErrorTagUpdateFailure : .readerTransceiveErrorTagResponseError, message: text)
+            iso15693ResponseError = Int(code)
         case .status, .nak, .malformedReply, .invalidTagData, .transport, .pageRefused:
             self.init(kind == .write ? .ndefReaderSessionErrorTagUpdateFailure : .readerTransceiveErrorTagResponseError,
                       message: text)

@@ -3,8 +3,9 @@ import Foundation
 /// Core NFC's error domain (`NFCErrorDomain`).
 public let NFCErrorDomain: String = "NFCError"
 
-/// Core NFC's user-info key for an ISO 15693 tag's error code. Declared for code that reads it;
-/// Linux never puts it in an error (no ISO 15693 tags).
+/// Core NFC's user-info key for an ISO 15693 tag's error code (ISO/IEC 15693-3, e.g. `0x10` block
+/// not available), set on error 102 when the tag answered with its error flag
+/// (docs/tags-and-readers.md §7.3).
 public let NFCISO15693TagResponseErrorKey: String = "NFCISO15693TagResponseErrorKey"
 
 /// Core NFC's user-info key for a tag answer of unexpected length. Declared for code that reads it;
@@ -86,6 +87,8 @@ public struct NFCReaderError: Error, Hashable, Sendable, CustomNSError, Localize
     public let code: Code
     /// What happened, in words; defaults to `code.defaultMessage`.
     public let message: String
+    /// The ISO 15693 error code the tag answered, under `NFCISO15693TagResponseErrorKey`.
+    public var iso15693ResponseError: Int?
 
     public init(_ code: Code, message: String? = nil) {
         self.code = code
@@ -102,7 +105,11 @@ public struct NFCReaderError: Error, Hashable, Sendable, CustomNSError, Localize
 
     public static var errorDomain: String { NFCErrorDomain }
     public var errorCode: Int { code.rawValue }
-    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+    public var errorUserInfo: [String: Any] {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let iso15693ResponseError { info[NFCISO15693TagResponseErrorKey] = iso15693ResponseError }
+        return info
+    }
     /// Apple's bridged errors expose the `NSError` user info as `userInfo`.
     public var userInfo: [String: Any] { errorUserInfo }
     public var errorDescription: String? { message }

@@ -44,12 +44,12 @@ open class NFCTagReaderSession: NFCReaderSession {
     /// the tag leaving or the session ending.
     public var connectedTag: NFCTag? { engine.connectedTag?.asNFCTag }
 
-    /// Starts polling; without `.iso14443` in the polling option there is nothing Linux readers
-    /// can poll for and the session ends with `.readerErrorUnsupportedFeature`.
+    /// Starts polling; without `.iso14443` or `.iso15693` in the polling option there is nothing
+    /// Linux readers can poll for and the session ends with `.readerErrorUnsupportedFeature`.
     open override func begin() {
-        guard pollingOption.contains(.iso14443) else {
+        guard pollingOption.contains(.iso14443) || pollingOption.contains(.iso15693) else {
             engine.invalidate(NFCReaderError(.readerErrorUnsupportedFeature,
-                                             message: "Linux readers poll ISO 14443 only; add .iso14443 to the polling option"),
+                                             message: "Linux readers poll ISO 14443 and ISO 15693 only; add .iso14443 or .iso15693 to the polling option"),
                               byUser: false)
             return
         }
@@ -90,11 +90,13 @@ extension NFCTagReaderSession: SessionEngineHost {
 
     func engine(_ engine: SessionEngine, didDetect batch: [TagPresence]) {
         let generation = engine.generation
+        let iso14443 = pollingOption.contains(.iso14443), iso15693 = pollingOption.contains(.iso15693)
         let tags: [NFCTag] = batch.compactMap { presence in
             switch presence.detected.technology {
-            case .type2: return .miFare(MiFareSessionTag(engine: engine, presence: presence, generation: generation))
-            case .type4: return .iso7816(ISO7816SessionTag(engine: engine, presence: presence, generation: generation))
-            case .other: return nil
+            case .type2 where iso14443: return .miFare(MiFareSessionTag(engine: engine, presence: presence, generation: generation))
+            case .type4 where iso14443: return .iso7816(ISO7816SessionTag(engine: engine, presence: presence, generation: generation))
+            case .type5 where iso15693: return .iso15693(ISO15693SessionTag(engine: engine, presence: presence, generation: generation))
+            default: return nil
             }
         }
         guard !tags.isEmpty else { return }

@@ -33,6 +33,9 @@ public enum TagError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The reader refused to read one Type 2 page (`63 00`, `6A 82`, `6B 00`: beyond the chip's
     /// memory or an unreadable page; docs/tags-and-readers.md §3), even after reconnecting.
     case pageRefused(page: Int, sw1: UInt8, sw2: UInt8)
+    /// An ISO 15693 tag answered with its error flag set; `code` is the ISO/IEC 15693-3 error code
+    /// (`10` block not available, `12` block locked, …; docs/tags-and-readers.md §7.3).
+    case iso15693(code: UInt8)
 
     public var description: String {
         switch self {
@@ -51,6 +54,7 @@ public enum TagError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .transport(code, message): return "\(message) (code \(code))"
         case let .pageRefused(page, sw1, sw2):
             return "the reader refused to read page \(page) (\(statusWordText(sw1, sw2)))"
+        case let .iso15693(code): return "tag answered ISO 15693 error \(iso15693ErrorText(code))"
         }
     }
 }

@@ -29,6 +29,12 @@ public enum TagTechnology: String, Sendable, Hashable {
     case type2
     /// ISO 14443-4 (ISO-DEP): NFC Forum Type 4 or any ISO 7816 card.
     case type4
+    /// ISO 15693 (NFC-V): NFC Forum Type 5 (ICODE, ST25DV/TV, Tag-it; docs/tags-and-readers.md §7).
+    case type5
+    /// FeliCa (JIS X 6319-4): the PC/SC standard byte `11` or card name `00 3B`.
+    case felica
+    /// A low-frequency card (< 135 kHz: EM4100, HID Prox, Hitag…), PC/SC standard byte `40`.
+    case lowFrequency
     /// Something else (MIFARE Classic, FeliCa, ...): reported, not read.
     case other
 }
@@ -104,6 +110,9 @@ public protocol TagConnection: AnyObject {
     var apdu: Transceiver? { get }
     /// Type 2 command channel; nil for ISO-DEP cards.
     var type2: Type2Link? { get }
+    /// ISO 15693 command channel for `.type5` tags; nil otherwise (and on readers that cannot
+    /// reach one).
+    var iso15693: ISO15693Link? { get }
     /// LED/buzzer feedback where the reader supports it; does nothing elsewhere.
     func signal(_ feedback: ReaderFeedback)
     /// Closes the connection. May block while an exchange is stuck: call it on the reader's lane.
@@ -118,6 +127,7 @@ public protocol TagConnection: AnyObject {
 
 extension TagConnection {
     public func abandon() {}
+    public var iso15693: ISO15693Link? { nil }
 }
 
 /// Errors at the reader level, shared by every backend.

@@ -6,6 +6,13 @@ extension TagConnection {
     /// - Throws: `TagError.unsupported` for tags that are neither (MIFARE Classic, FeliCa…).
     public func ndefOperations() throws -> NDEFTagOperations {
         if let link = type2 { return Type2Tag(link: link) }
+        if let link = iso15693 { return Type5Tag(link: link) }
+        if tag.technology == .type5 {
+            throw TagError.unsupported("ISO 15693 (NFC-V) tags on reader \(tag.reader.name): it cannot pass ISO 15693 commands")
+        }
+        if tag.technology == .lowFrequency {
+            throw TagError.unsupported("NDEF on a low-frequency (125 kHz) card: it carries none")
+        }
         if let apdu { return Type4Tag(transceiver: apdu) }
         throw TagError.unsupported("NDEF on \(tag.technology.rawValue) tags")
     }
@@ -41,6 +48,12 @@ public struct NDEFTagDetails: Sendable, Hashable {
             self.init(product: identified ? info.product.description : nil,
                       productGuess: identified || info.product == .unknown ? nil : info.product.description,
                       capacity: info.capacity, status: info.isWritable ? .readWrite : .readOnly)
+            return
+        }
+        if let type5 = ops as? Type5Tag {
+            guard let info = try? type5.inspect() else { self.init(product: type5.product.description); return }
+            self.init(product: info.product.description, capacity: info.capacity,
+                      status: info.capabilityContainer == nil ? .notSupported : info.isWritable ? .readWrite : .readOnly)
             return
         }
         if let type4 = ops as? Type4Tag {

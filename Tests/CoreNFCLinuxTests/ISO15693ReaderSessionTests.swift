@@ -1,5 +1,6 @@
 @testable import CoreNFCLinux
 import Foundation
+import TagEmulation
 import Testing
 
 /// A delegate of the iOS 11 session, written as such code is.
@@ -13,25 +14,30 @@ final class LegacyReaderDelegate: NSObject, NFCReaderSessionDelegate {
     }
 }
 
-@Suite("NFCISO15693ReaderSession (iOS 11, declared: Linux readers do not poll ISO 15693)")
+@Suite("NFCISO15693ReaderSession (iOS 11)")
 struct ISO15693ReaderSessionTests {
-    @Test("begin() ends the session with 1 on the delegate queue; no reader is opened; restartPolling does nothing")
-    func beginEndsWithUnsupported() {
-        let h = Harness()
+    @Test("begin() polls; an ISO 15693 tag is handed to the delegate, other tags are not")
+    func beginPollsForISO15693Tags() throws {
+        let backend = VirtualReaderBackend(readerNames: ["Virtual 15693"], profile: .omnikey)
         let delegate = LegacyReaderDelegate()
-        let session = NFCISO15693ReaderSession(delegate: delegate, queue: h.delegateQueue, configuration: h.configuration,
-                                               environment: h.environment)
-        session.alertMessage = "Hold the tag near the reader."
+        var configuration = NFCSessionConfiguration()
+        configuration.timeLimit = nil
+        configuration.batchWindow = .zero
+        let session = NFCISO15693ReaderSession(delegate: delegate, queue: nil, configuration: configuration,
+                                               environment: NFCReaderEnvironment(makeBackends: { [backend] },
+                                                                                 makeNDEFOperations: { try $0.ndefOperations() }))
+        #expect(NFCISO15693ReaderSession.readingAvailable)
         session.begin()
-        session.restartPolling()
-        h.settle(session)
-        #expect(delegate.log.current == ["invalidated(1) on test.delegate"])
-        #expect(!session.isReady && NFCISO15693ReaderSession.readingAvailable == false)
-        #expect(h.backend.connects.isEmpty && !h.backend.isMonitoring)
+        backend.place(try VirtualType2Tag(product: .ntag213, uid: VirtualType2Tag.defaultUID, ndef: []), on: "Virtual 15693")
+        backend.place(VirtualISO15693Tag.flipperSLIX2Dump(), on: "Virtual 15693")
+        let deadline = Date().addingTimeInterval(10)
+        while !delegate.log.current.contains("tags(1)"), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(delegate.log.current.filter { $0.hasPrefix("tags") } == ["tags(1)"])
         #expect((session.delegate as AnyObject?) === delegate)
+        session.invalidate()
     }
 
-    @Test("the iOS 11 command configurations keep their values; the legacy tag commands answer 1 asynchronously")
+    @Test("the iOS 11 command configurations keep their values; on a tag that is not a session's the legacy commands answer 1 asynchronously")
     func legacyCommands() throws {
         let custom = NFCISO15693CustomCommandConfiguration(manufacturerCode: 0x02, customCommandCode: 0xA0, requestParameters: nil,
                                                            maximumRetries: 3, retryInterval: 0.25)

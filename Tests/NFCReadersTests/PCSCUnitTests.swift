@@ -178,7 +178,7 @@ import Testing
     @Test func classicAndFeliCaAreOther() {
         #expect(ATRClassification.classify(atr("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 01 00 00 00 00 6A")).technology == .other)
         #expect(ATRClassification.classify(atr("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 02 00 00 00 00 69")).technology == .other)
-        #expect(ATRClassification.classify(atr("3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42")).technology == .other)
+        #expect(ATRClassification.classify(atr("3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42")).technology == .felica)
     }
 
     @Test func isoDEPIsType4WithHistoricalBytes() {

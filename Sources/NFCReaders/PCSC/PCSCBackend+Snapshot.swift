@@ -1,4 +1,5 @@
 import Foundation
+import NFCTags
 import PCSC
 import ReaderCore
 import Synchronization
@@ -86,6 +87,8 @@ extension PCSCBackend {
                 if let reply = try? card.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00]),
                    reply.count >= 2, reply[reply.count - 2] == 0x90, reply[reply.count - 1] == 0x00 {
                     uid = Array(reply.dropLast(2))
+                    // ISO 15693: the reply's byte order varies by reader (docs/tags-and-readers.md §7.10).
+                    if classification.technology == .type5 { uid = ISO15693UID.normalized(uid) }
                 }
                 try? card.disconnect(.leave)
             } catch let error as PCSCError where error == .removedCard || error == .noSmartcard {

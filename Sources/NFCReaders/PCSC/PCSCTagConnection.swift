@@ -41,6 +41,17 @@ public final class PCSCTagConnection: TagConnection {
         tag.technology == .type2 ? nil : transceiver
     }
 
+    /// For `.type5` tags: ISO 15693 frames through the transparent exchange, or block READ /
+    /// UPDATE BINARY where the reader refuses it (`PCSCISO15693Link`; docs/tags-and-readers.md §7.10).
+    /// nil on a reader without ISO 15693 (ACR122U): `ndefOperations()` then names the reader.
+    public private(set) lazy var iso15693: ISO15693Link? = {
+        guard tag.technology == .type5 else { return nil }
+        let link = try? PCSCISO15693Link(transceiver: transceiver, profile: profile, uid: tag.uid)
+        madeVicinityLink = link
+        return link
+    }()
+    private var madeVicinityLink: PCSCISO15693Link?
+
     /// The reader's identity (`PCSCReaderRegistry`: firmware string of ACS readers, asked once per
     /// reader and process; else the name).
     /// The question goes through `transceiver`, like every other exchange (counted and traced).
@@ -64,6 +75,10 @@ public final class PCSCTagConnection: TagConnection {
     /// A reader that refused its raw path is remembered, so the next tap does not ask again.
     private func rememberRefusal() {
         if madeLink?.rawPathRefused == true { registry.noteRawCommandsRefused(readerName: tag.reader.name) }
+        if let vicinity = madeVicinityLink {
+            vicinity.close()
+            if vicinity.transparentRefused { registry.noteRawCommandsRefused(readerName: tag.reader.name) }
+        }
     }
 
     /// LED/buzzer feedback by `PCSCReaderFeedback` (ACR122U pseudo-APDUs, ACR1252U/ACR1255U

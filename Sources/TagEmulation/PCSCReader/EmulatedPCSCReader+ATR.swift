@@ -8,7 +8,12 @@ extension EmulatedPCSCReader {
     /// TCK is the XOR of every byte after `3B`.
     public static func atr(for tag: VirtualTag) -> [UInt8] {
         var atr: [UInt8]
-        if let ats = tag.ats {
+        if let vicinity = tag as? VirtualISO15693Tag {
+            // Standard byte 0B: ISO 15693 part 3 (docs/tags-and-readers.md §7.9).
+            let name = vicinity.model.storageCardName
+            atr = [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x0B,
+                   UInt8(name >> 8), UInt8(name & 0xFF), 0x00, 0x00, 0x00, 0x00]
+        } else if let ats = tag.ats {
             let historical = Array(historicalBytes(ats: ats).prefix(15))
             atr = [0x3B, 0x80 | UInt8(historical.count), 0x80, 0x01] + historical
         } else {

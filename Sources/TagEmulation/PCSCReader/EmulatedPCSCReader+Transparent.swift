@@ -18,6 +18,9 @@ extension EmulatedPCSCReader {
             default: return [0xC0, 0x03, 0x01, 0x6A, 0x81] + Self.ok
             }
             return success + Self.ok
+        case 0x02: // Switch Protocol
+            guard state.withLock({ $0.sessionOpen }) else { return Self.failed }
+            return switchProtocol(dataObjects, tag: tag)
         case 0x01:
             guard state.withLock({ $0.sessionOpen }) else { return Self.failed }
             guard dataObjects.count >= 2, dataObjects[0] == 0x95 else { return [0xC0, 0x03, 0x01, 0x6A, 0x81] + Self.ok }

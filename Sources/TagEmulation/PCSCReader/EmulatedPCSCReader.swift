@@ -173,6 +173,10 @@ public final class EmulatedPCSCReader: Sendable {
             return tag.ats != nil ? tag.respond(to: apdu) : Self.claNotSupported
         }
         let body = Array(apdu.dropFirst(4))
+        if let vicinity = tag as? VirtualISO15693Tag {
+            if profile.family == .acr122u { return nil } // no ISO 15693 radio
+            if apdu[1] != 0xC2 { return iso15693Pseudo(apdu, tag: vicinity) }
+        }
         switch apdu[1] {
         case 0xCA: return getData(p1: apdu[2], p2: apdu[3], tag: tag)
         case 0xB0: return readBinary(block: Int(apdu[2]) << 8 | Int(apdu[3]), le: body.first ?? 0, tag: tag)

@@ -77,7 +77,7 @@ public final class VirtualReaderBackend: ReaderBackend, Sendable {
             state.slots[i].reader.tag = tag
             var detected = DetectedTag(
                 reader: state.slots[i].info,
-                technology: tag.sak & 0x20 != 0 ? .type4 : .type2,
+                technology: tag is VirtualISO15693Tag ? .type5 : tag.sak & 0x20 != 0 ? .type4 : .type2,
                 uid: tag.uid,
                 atr: EmulatedPCSCReader.atr(for: tag),
                 historicalBytes: (try? ATS(bytes: tag.ats ?? []).historicalBytes) ?? [],
@@ -227,6 +227,7 @@ final class VirtualTagConnection: TagConnection {
     let tag: DetectedTag
     let apdu: Transceiver?
     let type2: Type2Link?
+    let iso15693: ISO15693Link?
     private weak var backend: VirtualReaderBackend?
     private let reader: EmulatedPCSCReader
     private let abandoned = AbandonFlag()
@@ -244,6 +245,7 @@ final class VirtualTagConnection: TagConnection {
         apdu = tag.technology == .type4 ? transceiver : nil
         // The reader's own link: its `recover` re-presents the tag as SCardReconnect does.
         type2 = tag.technology == .type2 ? reader.type2Link(over: transceiver) : nil
+        iso15693 = tag.technology == .type5 ? try? PCSCISO15693Link(transceiver: transceiver, profile: reader.profile, uid: tag.uid) : nil
     }
 
     func signal(_ feedback: ReaderFeedback) {
@@ -260,6 +262,7 @@ final class VirtualTagConnection: TagConnection {
     func disconnect() {
         guard !closed else { return }
         closed = true
+        (iso15693 as? PCSCISO15693Link)?.close()
         backend?.release(self)
     }
 

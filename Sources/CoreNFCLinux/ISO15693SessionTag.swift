@@ -1,0 +1,48 @@
+import Foundation
+import NFCTags
+import ReaderCore
+
+/// An ISO 15693 tag (NFC Forum Type 5) as Core NFC shows it: `NFCISO15693Tag`. Commands go out as
+/// Core NFC sends them — the address flag and the UID are added unless `.select` is given — through
+/// the reader's ISO 15693 link (docs/tags-and-readers.md §7.10).
+// @unchecked: restated from SessionTag, as Swift requires; no stored property of its own.
+final class ISO15693SessionTag: SessionTag, NFCISO15693Tag, @unchecked Sendable {
+    public var type: __NFCTagType { .iso15693 }
+    override var familyName: String { "NFCISO15693Tag" }
+    override var asNFCTag: NFCTag? { .iso15693(self) }
+
+    /// The UID, most significant byte first (`E0 mfr …`).
+    public var identifier: Data { Data(presence.detected.uid) }
+    /// Byte 1 of the UID (ISO/IEC 7816-6: `04` NXP, `02` ST, `07` TI …).
+    public var icManufacturerCode: Int { presence.detected.uid.count == 8 ? Int(presence.detected.uid[1]) : 0 }
+    /// The 6 bytes after the manufacturer code.
+    public var icSerialNumber: Data { presence.detected.uid.count == 8 ? Data(presence.detected.uid[2...]) : Data() }
+
+    /// One command; `parse` gets the response data (flags byte removed). A tag's error answer is
+    /// error 102 with its code under `NFCISO15693TagResponseErrorKey`; a command the reader cannot
+    /// pass is answered the same way with code `01` (command not supported), which is what an iPhone
+    /// reports when the tag refuses one.
+    func send<T>(_ flags: NFCISO15693RequestFlag, code: UInt8, parameters: [UInt8], raw: Bool = false,
+                 parse: @escaping @Sendable ([UInt8]) throws -> T,
+                 completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        engine.perform(self, kind: .command, { connection -> T in
+            guard let link = connection.link.iso15693 else {
+                throw NFCReaderError(.readerErrorUnsupportedFeature,
+                                     message: "reader \(connection.link.tag.reader.name) cannot pass ISO 15693 commands")
+            }
+            var bits = flags.rawValue
+            if !raw, !flags.contains(.select) { bits |= NFCISO15693RequestFlag.address.rawValue }
+            let frame = ISO15693Frame.request(code: code, flags: bits, uid: link.uid, parameters: parameters)
+            let response: [UInt8]
+            do {
+                response = try link.transceive(frame)
+            } catch TagError.unsupported {
+                throw TagError.iso15693(code: 0x01)
+            }
+            if raw { return try parse(response) }
+            return try parse(try ISO15693Frame.responseData(response, for: "command \([code].hexString)"))
+        }, completion: { result in
+            completion(result.mapError { $0 as any Error })
+        })
+    }
+}

@@ -1,0 +1,104 @@
+import NDEF
+@testable import NFCTags
+import TagEmulation
+import Testing
+
+@Suite("Type 5 through PC/SC readers: transparent exchange, READ BINARY fallback, exchange counts")
+struct Type5PCSCLinkTests {
+    static func link(_ reader: EmulatedPCSCReader, uid: [UInt8]) throws -> PCSCISO15693Link {
+        try PCSCISO15693Link(transceiver: EmulatedPCSCTransceiver(reader: reader), profile: reader.profile, uid: uid)
+    }
+
+    @Test func omnikeyReadsThroughTheTransparentExchangeInSixExchanges() throws {
+        let virtual = T5.slix2()
+        let reader = EmulatedPCSCReader(profile: .omnikey, tag: virtual)
+        // The OMNIKEY personality answers GET DATA LSB first; the link turns it round.
+        let getData = try EmulatedPCSCTransceiver(reader: reader).transceive([0xFF, 0xCA, 0x00, 0x00, 0x00])
+        let link = try Self.link(reader, uid: Array(getData.dropLast(2)))
+        #expect(link.uid == virtual.uid)
+        reader.plan.reset()
+        #expect(try Type5Tag(link: link).readNDEF() == T5.uriMessage)
+        link.close()
+        let log = reader.plan.log
+        #expect(log.count == 6, "\(log.map(\.hexString))")
+        #expect(log[0] == T5.hex("FF C2 00 00 02 81 00"))
+        #expect(log[1] == T5.hex("FF C2 00 02 04 8F 02 02 03"))
+        #expect(log[2] == T5.hex("FF C2 00 01 0C 95 0A 22 2B") + virtual.uid.reversed() + [0x00])
+        #expect(log[5] == T5.hex("FF C2 00 00 02 82 00"))
+        #expect(!reader.isTransparentSessionOpen)
+    }
+
+    @Test func aReaderRefusingFFC2FallsBackToReadBinary() throws {
+        let virtual = T5.slix2()
+        let reader = EmulatedPCSCReader(profile: .generic, tag: virtual)
+        let link = try Self.link(reader, uid: virtual.uid)
+        let tag = Type5Tag(link: link)
+        #expect(try tag.readNDEF() == T5.uriMessage)
+        #expect(link.transparentRefused)
+        // Start refused (6D 00), block 0 (size and CC), blocks 1–3.
+        #expect(reader.plan.log == [T5.hex("FF C2 00 00 02 81 00"), T5.hex("FF B0 00 00 00"), T5.hex("FF B0 00 01 00"),
+                                    T5.hex("FF B0 00 02 00"), T5.hex("FF B0 00 03 00")])
+        #expect(try tag.inspect().blockCount == 80)
+        // A refused reader is remembered: a profile marked refused does not ask again.
+        var remembered = PCSCReaderProfile.generic
+        remembered.rawCommandsRefused = true
+        #expect(remembered.iso15693Path == .readBinary)
+    }
+
+    @Test func writeThroughReadBinaryFallbackAndLockIsRefusedClearly() throws {
+        let virtual = T5.st25dv()
+        let reader = EmulatedPCSCReader(profile: .generic, tag: virtual)
+        let message = T5.message(24)
+        try Type5Tag(link: try Self.link(reader, uid: virtual.uid)).writeNDEF(message)
+        #expect(reader.plan.log.contains { $0.starts(with: [0xFF, 0xD6, 0x00, 0x01, 0x04]) })
+        #expect(try Type5Tag(link: DirectISO15693Link(virtual)).readNDEF() == message)
+        #expect(throws: TagError.unsupported("Lock Block through this reader (it passes only block reads and writes)")) {
+            try Type5Tag(link: try Self.link(reader, uid: virtual.uid)).writeLock()
+        }
+    }
+
+    @Test func writeAndLockThroughTheTransparentExchange() throws {
+        let virtual = T5.tagIt()
+        let reader = EmulatedPCSCReader(profile: .springcard, tag: virtual)
+        let link = try Self.link(reader, uid: virtual.uid)
+        try Type5Tag(link: link).writeNDEF(T5.message(16))
+        try Type5Tag(link: link).writeLock()
+        link.close()
+        #expect(virtual.lockedBlocks.count == 64)
+        #expect(try Type5Tag(link: DirectISO15693Link(virtual)).queryNDEFStatus().status == .readOnly)
+    }
+
+    @Test func anACR122USaysItCannotReadISO15693() {
+        let reader = EmulatedPCSCReader(profile: .acr122u, tag: T5.slix2())
+        #expect(!PCSCReaderProfile.acr122u.canReadISO15693)
+        #expect(throws: TagError.self) { try Self.link(reader, uid: T5.slix2().uid) }
+        do {
+            _ = try Self.link(reader, uid: [])
+        } catch {
+            #expect("\(error)".contains("cannot read them; use an ISO 15693 reader"))
+        }
+    }
+
+    @Test func theReaderBuildsAnISO15693ATR() throws {
+        let atr = EmulatedPCSCReader.atr(for: T5.slix2())
+        #expect(atr == T5.hex("3B 8F 80 01 80 4F 0C A0 00 00 03 06 0B 00 14 00 00 00 00 77"), "the ICODE ATR pcsc-tools lists")
+        guard case let .storageCard(standard, name) = try ATR(bytes: atr).contactless else {
+            Issue.record("not a storage card"); return
+        }
+        #expect(standard == 0x0B && name.iso15693Name == "NXP ICODE SLI")
+    }
+
+    @Test func aWriteTimeoutThatLandedIsAcceptedAfterReadingTheBlockBack() throws {
+        // A reader's "no answer in time" (C0 03 01 64 01) for a write that landed (ACR1552 trace).
+        let virtual = T5.slix2()
+        let reader = EmulatedPCSCReader(profile: .omnikey, tag: virtual)
+        let link = try Self.link(reader, uid: virtual.uid)
+        let tag = Type5Tag(link: link)
+        _ = try tag.readNDEF()
+        let first = reader.plan.exchangeCount
+        reader.plan.reset(faults: [0: .replace([0xC0, 0x03, 0x01, 0x64, 0x01, 0x90, 0x00])])
+        _ = first
+        try tag.writeNDEF(T5.message(12))
+        #expect(try Type5Tag(link: DirectISO15693Link(virtual)).readNDEF() == T5.message(12))
+    }
+}
