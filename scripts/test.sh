@@ -106,6 +106,16 @@ warn_system_vpcd
 
 log "building"
 swift build --build-tests
+# The release binary the Debian package ships (scripts/lib/release-build.sh): lintian judges its
+# package (DebPackageLintianTests) and the short benchmark below measures it. Skipped when extra
+# arguments select tests (NFCTAP_RELEASE_BUILD=1 forces it).
+. scripts/lib/release-build.sh
+if [ "$#" -eq 0 ] || [ "${NFCTAP_RELEASE_BUILD:-}" = 1 ]; then
+    log "building the release binary"
+    release_build nfctap
+    NFCTAP_RELEASE_BINARY="$PWD/$NFCTAP_RELEASE_SCRATCH/release/nfctap"
+    export NFCTAP_RELEASE_BINARY
+fi
 
 # What must be the same after the run: the machine's reader configuration.
 etc_state() { find /etc/reader.conf.d -maxdepth 1 -type f -exec sha256sum {} + 2>/dev/null | LC_ALL=C sort || true; }
@@ -129,6 +139,13 @@ if [ "$(etc_state)" != "$etc_before" ]; then
     diff <(printf '%s\n' "$etc_before") <(etc_state) >&2 || true
     printf 'machine-state: 0 passed, 1 failed (/etc/reader.conf.d changed)\n' >>"$NFCTAP_TEST_SUMMARY"
     [ "$status" -ne 0 ] || status=1
+fi
+
+# A short benchmark of the release binary, printed and never failing (issue 26: figures beside
+# their goals, so a regression shows without a timed test). scripts/bench.sh is the full one.
+if [ "$#" -eq 0 ] && [ -n "${NFCTAP_RELEASE_BINARY:-}" ]; then
+    log "short benchmark (scripts/bench-commands.sh --quick; a measurement, not a test)"
+    NFCTAP_BIN="$NFCTAP_RELEASE_BINARY" scripts/bench-commands.sh --quick 2>&1 || log "the short benchmark did not finish (not a test failure)"
 fi
 
 # Last on screen, after any daemon logs: one line per ring, the first failure, the total.
