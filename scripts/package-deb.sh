@@ -120,7 +120,9 @@ case "$shlibs" in
 esac
 # systemd-sysusers makes the user (postinst); deb-systemd-helper/-invoke are in the essential
 # init-system-helpers.
-depends="$shlibs, pcscd, systemd | systemd-standalone-sysusers | systemd-sysusers"
+# libsystemd (sd-bus) and libmosquitto are opened on first use (dlopen, CLazyLibrary), so
+# dpkg-shlibdeps cannot see them: named here, at the versions whose functions nfctap calls.
+depends="$shlibs, libmosquitto1 (>= 1.6), libsystemd0 (>= 246), pcscd, systemd | systemd-standalone-sysusers | systemd-sysusers"
 
 find "$root" -type d -exec chmod 755 {} +
 find "$root" -type f ! -path "$root/usr/bin/*" -exec chmod 644 {} +

@@ -115,6 +115,8 @@ if [ "$#" -eq 0 ] || [ "${NFCTAP_RELEASE_BUILD:-}" = 1 ]; then
     release_build nfctap
     NFCTAP_RELEASE_BINARY="$PWD/$NFCTAP_RELEASE_SCRATCH/release/nfctap"
     export NFCTAP_RELEASE_BINARY
+    # A library the binary starts linking is a new dependency of every user: a decision, not an accident.
+    check_linked_libraries "$NFCTAP_RELEASE_BINARY" || { log "FAIL: the release binary links other libraries than packaging/release-libraries.txt"; exit 1; }
 fi
 
 # What must be the same after the run: the machine's reader configuration.
