@@ -334,7 +334,7 @@ echo
 echo "### 6. Through the real drivers: pcscd + libccid on readers emulated at the USB boundary"
 echo
 log "section 6: real drivers (scripts/usb-reader-emulator/bench-real-drivers.sh)"
-scripts/usb-reader-emulator/bench-real-drivers.sh "$PWD/.build/release/nfctap" "${BENCH_USB_ROUNDS:-15}" \
+scripts/usb-reader-emulator/bench-real-drivers.sh "$NFCTAP" "${BENCH_USB_ROUNDS:-15}" \
     || echo "not run: section 6 failed (see stderr)"
 
 # ---------------------------------------------------------------------------------------------
@@ -342,4 +342,4 @@ echo
 echo "### 7. Whole command vs whole command"
 echo
 log "section 7: whole commands (scripts/bench-commands.sh)"
-scripts/bench-commands.sh || echo "not run: scripts/bench-commands.sh failed (see stderr)"
+NFCTAP_BIN="$NFCTAP" scripts/bench-commands.sh || echo "not run: scripts/bench-commands.sh failed (see stderr)"
