@@ -100,7 +100,9 @@ class DeviceHandler:
         self.writable = True
         self.profile = reader.profile
         self.on_activity = on_activity
-        self.lock = threading.RLock()
+        # One lock for the reader and its node: card events (reader → endpoint queues) and ioctls
+        # (endpoint → reader) cross in both directions.
+        self.lock = reader.lock
         self.pending = {}        # IN endpoint → [URB] waiting for data
         self.queued = {}         # IN endpoint → [bytes] waiting for a URB
         self.done = {}           # client → [URB] completed, not reaped
