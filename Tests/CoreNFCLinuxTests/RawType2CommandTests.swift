@@ -72,7 +72,9 @@ import TagEmulation
         let pages = try Type2Command.send([0x3A, 0x04, 0x0F], over: link)
         #expect(pages.count == 48 && pages.prefix(4) == [0x03, 0x03, 0xD0, 0x00])
         #expect(try Type2Command.send([0x3C, 0x00], over: link) == (reader.tag as? VirtualType2Tag)?.originalitySignature)
-        #expect(reader.plan.exchangeCount == 9, "3 APDUs per frame")
+        // PWD_AUTH with the factory password: PACK 00 00.
+        #expect(try Type2Command.send([0x1B, 0xFF, 0xFF, 0xFF, 0xFF], over: link) == [0x00, 0x00])
+        #expect(reader.plan.exchangeCount == 12, "3 APDUs per frame")
         #expect(!reader.isTransparentSessionOpen)
     }
 
@@ -85,6 +87,15 @@ import TagEmulation
         }
         #expect(!link.canSendRawCommands, "asked once, then known")
         #expect(reader.plan.exchangeCount == 1)
+    }
+
+    @Test func theEmulatedChipAnswersPWDAUTHWithPACKOrNAK() throws {
+        let tag = try VirtualType2Tag(product: .ntag215, uid: Self.uid)
+        #expect(tag.respond(to: [0x1B, 0xFF, 0xFF, 0xFF, 0xFF]) == [0x00, 0x00], "factory PWD, factory PACK")
+        #expect(tag.respond(to: [0x1B, 0x12, 0x34, 0x56, 0x78]) == [0x00], "a wrong password is a NAK")
+        #expect(tag.respond(to: [0x30, 0x04]) == nil, "and the chip went mute (IDLE) after it")
+        let ultralightC = try VirtualType2Tag(product: .ultralightC, uid: Self.uid)
+        #expect(ultralightC.respond(to: [0x1B, 0xFF, 0xFF, 0xFF, 0xFF]) == nil, "no PWD_AUTH on an Ultralight C")
     }
 
     @Test func aMuteTagThroughTheTransparentExchangeIsUnsupportedAndStillReadable() throws {

@@ -99,6 +99,7 @@ extension PCSCSystemTests {
             let example = try ExampleProcess("TagInfoPluginExample", [
                 "--call", "MiFare#sendMiFareCommand commandPacket=x:60",
                 "--call", "MiFare#sendMiFareCommand commandPacket=x:3A040F",
+                "--call", "MiFare#sendMiFareCommand commandPacket=x:1BFFFFFFFF",
             ])
             example.waitUntilActive()
             let reader = EmulatedPCSCReader(profile: personality, tag: tag)
@@ -107,14 +108,15 @@ extension PCSCSystemTests {
             defer { card.remove() }
             #expect(example.finish() == 0)
             let lines = example.stdout.split(separator: "\n").filter { $0.hasPrefix("MiFare#sendMiFareCommand: ") }
-            #expect(lines.count == 2, "\(example.stdout)")
+            #expect(lines.count == 3, "\(example.stdout)")
             let hex = { (bytes: [UInt8]) in "\"" + bytes.map { String(format: "%02X", $0) }.joined() + "\"" }
             if personality.supportsTransparentExchange {
                 #expect(lines.first?.hasSuffix(hex(Type2Product.ntag215.versionBytes ?? [])) == true, "\(lines)")
-                #expect(lines.last?.hasSuffix(hex(Array(tag.memory[16 ..< 64]))) == true, "\(lines)")
+                #expect(lines[1].hasSuffix(hex(Array(tag.memory[16 ..< 64]))), "\(lines)")
+                #expect(lines[2].hasSuffix(hex([0x00, 0x00])), "PWD_AUTH → PACK: \(lines)")
                 #expect(!reader.isTransparentSessionOpen)
             } else {
-                // Refused once (6D 00), then known: error 1 for both, and one FF C2 only.
+                // Refused once (6D 00), then known: error 1 for each, and one FF C2 only.
                 #expect(lines.allSatisfy { $0.contains("io_exception") }, "\(lines)")
                 #expect(reader.plan.log.filter { $0.starts(with: [0xFF, 0xC2]) } == [Self.start])
             }

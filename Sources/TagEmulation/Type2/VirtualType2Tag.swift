@@ -133,6 +133,7 @@ private struct Chip {
             case (0x60, 1) where model.supportsGetVersion: reply = product.versionBytes
             case (0x3C, 2) where model.supportsGetVersion && frame[1] == 0x00: reply = Tag.signature(uid: uid)
             case (0xA2, 6): reply = write(page: Int(frame[1]), data: Array(frame[2 ..< 6]))
+            case (0x1B, 5) where model.zeroOnRead.count == 2: reply = passwordAuthentication(Array(frame[1 ..< 5]))
             default: reply = nil // unsupported, malformed, HLTA: the chip drops to IDLE
             }
             if reply == nil || reply == Tag.nak { muted = true }
@@ -149,6 +150,14 @@ private struct Chip {
     private func read(page: Int) -> [UInt8] {
         guard page < model.readablePages else { return Tag.nak }
         return (0 ..< 4).flatMap { pageBytes((page + $0) % model.readablePages) }
+    }
+
+    /// PWD_AUTH (`1B` + 4 bytes, NTAG21x / Ultralight EV1): PACK (2 bytes) when the password is
+    /// the PWD page's, else NAK. Factory PWD is `FF FF FF FF`, PACK `00 00`. The emulated chip
+    /// answers it but does not model AUTH0 protection (factory AUTH0 protects nothing).
+    private func passwordAuthentication(_ password: [UInt8]) -> [UInt8] {
+        let pwd = (model.totalPages - 2) * 4, pack = (model.totalPages - 1) * 4
+        return Array(mem[pwd ..< pwd + 4]) == password ? Array(mem[pack ..< pack + 2]) : Tag.nak
     }
 
     private func fastRead(_ start: Int, _ end: Int) -> [UInt8] {
