@@ -51,6 +51,17 @@ package final class DesktopNotifier {
         return owner
     }
 
+    /// The owner, starting the server first when none runs: a server installed as an activatable
+    /// service (mako, dunst, …) starts on its first call (`StartServiceByName`, as sending to the
+    /// well-known name would).
+    package func ownerStartingServer() -> String? {
+        if let owner = currentOwner() { return owner }
+        _ = try? bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                          member: "StartServiceByName", arguments: [.string(Self.name), .uint32(0)],
+                          timeout: .seconds(10), cancelDescriptor: cancelDescriptor)
+        return currentOwner()
+    }
+
     /// Asks `owner` what it supports (`GetCapabilities`); a server that does not answer keeps
     /// the safe assumption (markup on, so text stays escaped).
     package func readCapabilities(of owner: String? = nil) {
@@ -96,8 +107,8 @@ package final class DesktopNotifier {
     /// unique name and its notification id.
     /// - Throws: `DBusError` (no notification server, …).
     package func notify(summary: String, bodyLines: [String], actions: [String]) throws -> Posted {
-        guard let owner = currentOwner() else {
-            throw DBusError(name: "org.freedesktop.DBus.Error.ServiceUnknown", message: "no notification server owns \(Self.name)")
+        guard let owner = ownerStartingServer() else {
+            throw DBusError(name: "org.freedesktop.DBus.Error.ServiceUnknown", message: "no notification server owns or provides \(Self.name)")
         }
         if owner != capabilitiesOwner { readCapabilities(of: owner) }
         let summary = NotificationText.summary(summary)
