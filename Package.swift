@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "DesktopIntegration", dependencies: ["ProcessSpawn"]),
 
         // Fleet: records of a JSONL file published to an MQTT broker, nothing lost (README "Fleet").
-        .target(name: "Fleet", dependencies: ["MQTT"]),
+        .target(name: "Fleet", dependencies: ["MQTT", "RecordOutput"]),
 
         // Virtual tags, the vpcd card client and the PN532 emulator (tests, `demo`, `emulate`).
         .target(name: "TagEmulation", dependencies: ["ReaderCore", "NFCTags", "NDEF"]),

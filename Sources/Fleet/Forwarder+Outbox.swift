@@ -39,6 +39,12 @@ extension Forwarder {
             }
         }
         if let reader = candidate {
+            if let head = saved.head, let length = head.split(separator: ":").last.flatMap({ UInt64($0) }),
+               reader.head(within: length) != head {
+                log(.warning, "\(reader.path) has the inode of the file \(configuration.positionPath) was kept for but not its first record (a new file): publishing it from its start")
+                try start(reader, logging: nil)
+                return
+            }
             if saved.offset > reader.size {
                 log(.warning, "\(reader.path) shrank below the published position: publishing it again from its start with new record ids")
                 try start(reader, logging: nil)
@@ -120,6 +126,7 @@ extension Forwarder {
         guard let reader, position.offset != persistedOffset else { return }
         do {
             position.modified = reader.modified
+            if position.head == nil, position.offset > 0 { position.head = reader.head(within: position.offset) }
             try position.save(path: configuration.positionPath)
             persistedOffset = position.offset
             lastPersist = .now

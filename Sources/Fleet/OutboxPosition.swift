@@ -17,6 +17,9 @@ public struct OutboxPosition: Codable, Equatable, Sendable {
     /// The record file's modification time (seconds since 1970) when the position was saved: the
     /// files rotated after it are newer (README "Fleet": rotation). nil in positions of older versions.
     public var modified: Double?
+    /// A hash of the file's first record (up to 256 bytes) once one is acknowledged: a new file
+    /// that got the deleted one's inode number is not taken for it. nil in positions of older versions.
+    public var head: String?
 
     public init(fileID: String = UUID().uuidString.lowercased(), device: UInt64, inode: UInt64,
                 offset: UInt64 = 0, records: UInt64 = 0, modified: Double? = nil) {

@@ -76,6 +76,15 @@ public final class OutboxReader {
         return fstat(descriptor, &st) == 0 && st.st_nlink == 0
     }
 
+    /// A hash of the first `min(256, length)` bytes (`OutboxPosition.head`).
+    public func head(within length: UInt64) -> String {
+        var bytes = [UInt8](repeating: 0, count: Int(min(256, length)))
+        let n = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes.prefix(max(0, n)) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16) + ":" + String(max(0, n))
+    }
+
     /// Whether a writer (nfctap's, which locks what it writes) still has this file open.
     public var writerHoldsFile: Bool { WriterLocks.isHeld(descriptor) }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RecordOutput
 
 /// Every file the forwarder opens (the outbox, its rotated predecessors, `<file>.fleet-position`,
 /// its `.tmp`, `<file>.fleet-lock`, the CA file) goes through here: never through a symbolic link
@@ -46,15 +47,5 @@ enum SafeFile {
         return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
     }
 
-    static func kind(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFLNK: return "a symbolic link"
-        case S_IFIFO: return "a FIFO (named pipe)"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        case S_IFSOCK: return "a socket"
-        case S_IFDIR: return "a directory"
-        default: return "not a regular file"
-        }
-    }
+    static func kind(_ mode: mode_t) -> String { DurableRecordFile.kind(mode) }
 }

@@ -1,7 +1,8 @@
 import Foundation
+import RecordOutput
 
 /// The locks nfctap's record writer (`DurableRecordFile`) holds, as the forwarder reads them
-/// (README "Fleet": confirmation; the writer's side is in `DurableRecordFile+Locks.swift`).
+/// (README "Fleet": confirmation; the writer's side, and the constants, are `DurableRecordFile+Locks.swift`).
 ///
 /// Open file description locks (`F_OFD_*`): they belong to one open file, so they conflict with
 /// another descriptor of the same process too (inventory and its forwarder share a process).
@@ -9,10 +10,9 @@ import Foundation
 /// - byte `appendByte`, write-locked from the start of one record's `write` until its `fdatasync`
 ///   succeeded or the record was cut back: bytes present while it is free are confirmed.
 enum WriterLocks {
-    static let appendByte: Int64 = 1 << 62
-    // <fcntl.h>'s F_OFD_GETLK / F_OFD_SETLK (Linux 3.15), not exported without _GNU_SOURCE.
-    static let getLock: Int32 = 36
-    static let setLock: Int32 = 37
+    static let appendByte = DurableRecordFile.appendByte
+    static let getLock = DurableRecordFile.ofdGetLock
+    static let setLock = DurableRecordFile.ofdSetLock
 
     /// The file's length, taken while sharing the append byte (the writer cannot start an append
     /// meanwhile); nil while an append is in flight. A file system without OFD locks: its length.

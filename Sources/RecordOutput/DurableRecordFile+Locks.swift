@@ -14,9 +14,11 @@ import Glibc
 /// - byte `appendByte + 1`: a traditional (per-process) lock, only so that `F_GETLK` can name the
 ///   holder's PID to a second writer (OFD locks report none).
 extension DurableRecordFile {
-    static let appendByte: off_t = 1 << 62
+    /// The append byte, locked while a record is not yet confirmed (readers: `Fleet.WriterLocks`).
+    public static let appendByte: off_t = 1 << 62
     // <fcntl.h>'s F_OFD_GETLK / F_OFD_SETLK / F_OFD_SETLKW (Linux 3.15), not exported without _GNU_SOURCE.
-    static let ofdSetLock: Int32 = 37
+    public static let ofdGetLock: Int32 = 36
+    public static let ofdSetLock: Int32 = 37
     static let ofdSetLockWait: Int32 = 38
 
     static func lockRange(_ type: Int32, start: off_t, length: off_t) -> flock {

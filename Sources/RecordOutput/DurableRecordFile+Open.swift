@@ -98,8 +98,10 @@ extension DurableRecordFile {
         return scanner
     }
 
-    static func kind(_ mode: mode_t) -> String {
+    /// What a file of this mode is, for messages ("a FIFO (named pipe)", "a directory"…).
+    public static func kind(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
+        case S_IFLNK: return "a symbolic link"
         case S_IFIFO: return "a FIFO (named pipe)"
         case S_IFCHR: return "a character device"
         case S_IFBLK: return "a block device"

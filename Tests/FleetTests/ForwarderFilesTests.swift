@@ -159,3 +159,24 @@ import Testing
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me\n")
     }
 }
+
+extension ForwarderFilesTests {
+    @Test("a new file that got the published file's inode number is not taken for it")
+    func inodeReuseDetected() throws {
+        let dir = TemporaryDirectory()
+        let file = dir.write("taps.jsonl", "{\"seq\":1,\"uid\":\"OLD\"}\n{\"seq\":2}\n")
+        let reader = try OutboxReader(path: file)
+        var position = OutboxPosition(device: reader.device, inode: reader.inode, offset: 22, records: 1)
+        position.head = reader.head(within: 22)
+        try position.save(path: file + ".fleet-position")
+        // The same inode, other bytes (as when the old file was deleted and its inode reused).
+        let fd = open(file, O_WRONLY | O_TRUNC)
+        _ = "{\"seq\":1,\"uid\":\"NEW\"}\n{\"seq\":2}\n{\"seq\":3}\n".utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+        #expect(reader.head(within: 22) != position.head)
+        let log = try Self.run(file)
+        #expect(log.contains("not its first record (a new file)"), "\(log)")
+        let now = try #require(try OutboxPosition.load(path: file + ".fleet-position"))
+        #expect(now.offset == 0 && now.fileID != position.fileID, "published again from its start, with a new file id")
+    }
+}

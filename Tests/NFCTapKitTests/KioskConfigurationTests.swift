@@ -67,7 +67,7 @@ struct KioskConfigurationTests {
 
     @Test("mistakes: each names the file, the key and the fix", arguments: [
         (#"{"action": "json", "outptu": "/x"}"#,
-         #"kiosk.json: "outptu": unknown setting (known: action, backends, bluetooth, command, duplicateWindowSeconds, feedback, ioTimeoutSeconds, logLevel, output, pairWith, publish, readers, sync, timeoutSeconds, trace)"#),
+         #"kiosk.json: "outptu": unknown setting (known: action, backends, bluetooth, command, duplicateWindowSeconds, feedback, homeassistant, ioTimeoutSeconds, logLevel, output, pairWith, publish, readers, sync, timeoutSeconds, trace)"#),
         (#"{"output": "/x"}"#, #"kiosk.json: "action": missing: say what to do with each tag ("json", "exec" or "pair")"#),
         (#"{"action": "print"}"#, #"kiosk.json: "action": unknown action "print" (one of: json, exec, pair)"#),
         (#"{"action": 1}"#, #"kiosk.json: "action": expected a string, got a number"#),

@@ -34,6 +34,16 @@ struct FleetRotationTests {
         }
     }
 
+    /// On a loaded machine mosquitto_sub may subscribe late: a probe message shows it is there.
+    static func waitSubscribed(_ consumer: LineProcess, topic: String) throws {
+        let arrived = LineProcess.waitUntil(30) {
+            _ = try? LineProcess("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", TestBroker.port, "-t", topic, "-q", "1", "-m", "{\"probe\":true}"])
+                .waitForExit()
+            return LineProcess.waitUntil(1) { consumer.lines.contains { $0.contains("probe") } }
+        }
+        #expect(arrived, "the consumer subscribed")
+    }
+
     func forward(_ file: String, through link: LinkProxy, topic: String) throws -> LineProcess {
         try startForward(file: file, url: "mqtt://127.0.0.1:\(link.port)/\(topic)", extra: ["--ack-timeout", "1", "--retry-max", "0.3"])
     }
@@ -46,13 +56,14 @@ struct FleetRotationTests {
         let file = dir + "/taps.jsonl"
         let consumer = try startConsumer(topic: topic)
         defer { consumer.stop() }
+        try Self.waitSubscribed(consumer, topic: topic)
         let link = try LinkProxy(to: UInt16(TestBroker.port) ?? 1883)
         defer { link.stop() }
         let writer = Writer(file)
         writer.append(1...3)
         var forwarder = try forward(file, through: link, topic: topic)
         defer { forwarder.stop() }
-        #expect(LineProcess.waitUntil(20) { Delivery(consumer.lines).complete(3) }, "\(forwarder.stderr)")
+        #expect(LineProcess.waitUntil(20) { Delivery(consumer.lines.filter { !$0.contains("probe") }).complete(3) }, "\(forwarder.stderr)")
         usleep(400_000)  // the position (every 200 ms) is past record 3
 
         link.cut(refusingFor: 600)  // the outage: until the test ends it
@@ -76,10 +87,10 @@ struct FleetRotationTests {
         let total = next - 1
         usleep(1_500_000)  // the forwarder sees the rotations while the broker is unreachable
         link.cut(refusingFor: 0)  // the outage ends
-        #expect(LineProcess.waitUntil(30) { Delivery(consumer.lines).complete(total) },
-                "\(Delivery(consumer.lines).firstSeen) of \(total); forwarder: \(forwarder.stderr.suffix(3000))")
-        Delivery(consumer.lines).verify(total)
-        print("fleet rotation: \(rotations) rotation(s), restart \(restart): \(total) records, \(Delivery(consumer.lines).duplicates) repeats (same ids)")
+        #expect(LineProcess.waitUntil(30) { Delivery(consumer.lines.filter { !$0.contains("probe") }).complete(total) },
+                "\(Delivery(consumer.lines.filter { !$0.contains("probe") }).firstSeen) of \(total); forwarder: \(forwarder.stderr.suffix(3000))")
+        Delivery(consumer.lines.filter { !$0.contains("probe") }).verify(total)
+        print("fleet rotation: \(rotations) rotation(s), restart \(restart): \(total) records, \(Delivery(consumer.lines.filter { !$0.contains("probe") }).duplicates) repeats (same ids)")
     }
 
     @Test("a record whose fdatasync fails (EIO, ENOSPC) is never published; the next one is, under its own id",
@@ -90,6 +101,8 @@ struct FleetRotationTests {
         let file = dir + "/taps.jsonl"
         let consumer = try startConsumer(topic: topic)
         defer { consumer.stop() }
+        try Self.waitSubscribed(consumer, topic: topic)
+        let taps = { consumer.lines.filter { !$0.contains("probe") } }
         let failing = Locked(false)
         // The sync waits long enough for a forwarder that reads unconfirmed bytes to publish them.
         let calls = FileCalls(write: { Glibc.write($0, $1, $2) },
@@ -106,15 +119,15 @@ struct FleetRotationTests {
         try writer.append("{\"seq\":1,\"uid\":\"AA\"}\n")
         let forward = try startForward(file: file, url: "mqtt://127.0.0.1:\(TestBroker.port)/\(topic)")
         defer { forward.stop() }
-        #expect(LineProcess.waitUntil(20) { consumer.lines.count >= 1 }, "\(forward.stderr)")
+        #expect(LineProcess.waitUntil(20) { taps().count >= 1 }, "\(forward.stderr)")
         failing.withLock { $0 = true }
         #expect(throws: RecordFileError.self) { try writer.append("{\"seq\":2,\"uid\":\"NEVER\"}\n") }
         failing.withLock { $0 = false }
         try writer.append("{\"seq\":2,\"uid\":\"BB\"}\n")
-        #expect(LineProcess.waitUntil(20) { consumer.lines.count >= 2 }, "\(forward.stderr)")
+        #expect(LineProcess.waitUntil(20) { taps().count >= 2 }, "\(forward.stderr)")
         usleep(500_000)
-        #expect(!consumer.lines.joined().contains("NEVER"), "an unconfirmed record reached the broker: \(consumer.lines)")
-        let objects = consumer.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(!taps().joined().contains("NEVER"), "an unconfirmed record reached the broker: \(taps())")
+        let objects = taps().compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(objects.map { $0["uid"] as? String } == ["AA", "BB"])
         let ids = objects.compactMap { $0["recordId"] as? String }
         #expect(Set(ids).count == 2 && ids.last?.hasSuffix("-2") == true, "\(ids)")

@@ -5,15 +5,9 @@ extension KioskConfiguration {
     /// (every key optional; `{}` announces the station with the defaults): needs `"publish"`.
     package static func parseHomeAssistant(_ value: ConfigJSON, configuration c: KioskConfiguration,
                                            fail: @escaping (String?, String) -> KioskConfigurationError) throws -> HomeAssistantDiscovery {
-        guard case let .object(h) = value else {
-            throw fail("homeassistant", "expected an object like {\"prefix\": \"homeassistant\"}, got \(value.kind)")
-        }
-        let known = ["field", "node", "object", "prefix"]
-        for key in h.keys.sorted() where !known.contains(key) {
-            throw fail("homeassistant.\(key)", "unknown setting (known: \(known.joined(separator: ", ")))")
-        }
+        let r = try settingsObject(value, key: "homeassistant", known: ["field", "node", "object", "prefix"],
+                                   example: #"{"prefix": "homeassistant"}"#, fail: fail)
         guard c.publish != nil else { throw fail("homeassistant", "needs \"publish\": the taps reach Home Assistant through the broker") }
-        let r = Reader(doc: h, prefix: "homeassistant.", fail: fail)
         do {
             return try HomeAssistantDiscovery(prefix: try r.string("prefix") ?? "homeassistant", node: try r.string("node") ?? "nfctap",
                                               object: try r.string("object"), field: try r.string("field") ?? "uid")
@@ -29,14 +23,8 @@ extension KioskConfiguration {
     /// `nfctap/<site>/<station>/taps` (station: the host name).
     package static func parsePublish(_ value: ConfigJSON, configuration c: KioskConfiguration,
                              fail: @escaping (String?, String) -> KioskConfigurationError) throws -> PublishSettings {
-        guard case let .object(p) = value else {
-            throw fail("publish", "expected an object like {\"url\": \"mqtt://broker/nfctap/site/station/taps\"}, got \(value.kind)")
-        }
-        let known = ["caFile", "site", "station", "url"]
-        for key in p.keys.sorted() where !known.contains(key) {
-            throw fail("publish.\(key)", "unknown setting (known: \(known.joined(separator: ", ")))")
-        }
-        let r = Reader(doc: p, prefix: "publish.", fail: fail)
+        let r = try settingsObject(value, key: "publish", known: ["caFile", "site", "station", "url"],
+                                   example: #"{"url": "mqtt://broker/nfctap/site/station/taps"}"#, fail: fail)
         guard let url = try r.string("url") else { throw fail("publish.url", "missing: the broker, e.g. mqtt://broker.example/nfctap/site/station/taps") }
         let caFile = try r.string("caFile")
         if let caFile, !caFile.hasPrefix("/") { throw fail("publish.caFile", "must be an absolute path") }
@@ -55,5 +43,17 @@ extension KioskConfiguration {
         } catch {
             throw fail("publish.url", "\(error)")
         }
+    }
+
+    /// An object of settings whose keys are all `known`, read with `key.` in front of errors.
+    private static func settingsObject(_ value: ConfigJSON, key: String, known: [String], example: String,
+                                       fail: @escaping (String?, String) -> KioskConfigurationError) throws -> Reader {
+        guard case let .object(doc) = value else {
+            throw fail(key, "expected an object like \(example), got \(value.kind)")
+        }
+        for name in doc.keys.sorted() where !known.contains(name) {
+            throw fail("\(key).\(name)", "unknown setting (known: \(known.joined(separator: ", ")))")
+        }
+        return Reader(doc: doc, prefix: key + ".", fail: fail)
     }
 }
