@@ -74,7 +74,7 @@ extension PCSCSystemTests {
             let library = try TagOnReader(dump, personality: EmulatedPCSCReader(profile: .omnikey, tag: dump))
             defer { library.remove() }
             let scan = try ScanJSON.decode(try runCLI(["scan", "--json", "--timeout", "20"]).stdout)
-            #expect(scan.uid == "E004010849D0DC81" && scan.product == "ICODE SLIX2" && scan.writable == nil)
+            #expect(scan.uid == "E004010849D0DC81" && scan.product == "ICODE SLIX2" && scan.records == nil, "\(scan)")
             let refused = try runCLI(["write", "--uri", ScanVectors.uri, "--timeout", "20"])
             #expect(refused.status != 0)
             #expect(refused.stderr.contains("not NDEF formatted"), "\(refused.stderr)")
