@@ -73,7 +73,9 @@ extension PCSCSystemTests {
             let dump = VirtualISO15693Tag.flipperSLIX2Dump()
             let library = try TagOnReader(dump, personality: EmulatedPCSCReader(profile: .omnikey, tag: dump))
             defer { library.remove() }
-            let scan = try ScanJSON.decode(try runCLI(["scan", "--json", "--timeout", "20"]).stdout)
+            let scanRun = try runCLI(["scan", "--json", "--timeout", "20"])
+            let scan = try ScanJSON.decode(scanRun.stdout)
+            #expect(scanRun.stdout.contains(#""iso15693":{"manufacturerCode":4,"manufacturer":"NXP Semiconductors","blockSize":4,"blockCount":80,"icReference":1,"dsfid":1,"afi":61}"#), "\(scanRun.stdout)")
             #expect(scan.uid == "E004010849D0DC81" && scan.product == "ICODE SLIX2" && scan.records == nil, "\(scan)")
             let refused = try runCLI(["write", "--uri", ScanVectors.uri, "--timeout", "20"])
             #expect(refused.status != 0)
