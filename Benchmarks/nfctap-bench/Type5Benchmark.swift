@@ -39,7 +39,7 @@ func type5BenchmarkRows() -> [BenchmarkRow] {
         var total = Duration.zero
         for _ in 0 ..< iterations {
             let virtual = c.tag()
-            let expected = try? Type5Tag(link: DirectLink(virtual)).readNDEF()
+            let expected = try? Type5Tag(link: VirtualISO15693Link(virtual)).readNDEF()
             let reader = EmulatedPCSCReader(profile: c.profile, tag: virtual, plan: FaultPlan(latency: latency))
             total += clock.measure {
                 do {
@@ -61,16 +61,4 @@ func type5BenchmarkRows() -> [BenchmarkRow] {
                                  minimum: Double(c.minimumExchanges) * 5, note: "5 ms per exchange"))
     }
     return rows
-}
-
-/// Frames straight to the virtual tag: the reference read for the comparison above.
-private final class DirectLink: ISO15693Link {
-    let tag: VirtualISO15693Tag
-    init(_ tag: VirtualISO15693Tag) { self.tag = tag }
-    var uid: [UInt8] { tag.uid }
-    var passesAnyCommand: Bool { true }
-    func transceive(_ frame: [UInt8]) throws -> [UInt8] {
-        guard let reply = tag.respond(to: frame) else { throw TagError.tagLost }
-        return reply
-    }
 }

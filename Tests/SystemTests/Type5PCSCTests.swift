@@ -23,7 +23,7 @@ extension PCSCSystemTests {
         }
 
         static func read(_ virtual: VirtualISO15693Tag) throws -> [UInt8] {
-            try Type5Tag(link: DirectLink(virtual)).readNDEF()
+            try Type5Tag(link: VirtualISO15693Link(virtual)).readNDEF()
         }
 
         @Test("scan, write, write --lock on every ISO 15693 reader personality",
@@ -98,17 +98,5 @@ extension PCSCSystemTests {
             let rows = parseCSV(try String(contentsOfFile: path, encoding: .utf8))
             #expect(rows.dropFirst().map { $0[2] } == ["E004010812345677"])
         }
-    }
-}
-
-/// Frames straight to the virtual tag, to check its memory as the tag logic reads it.
-private final class DirectLink: ISO15693Link {
-    let tag: VirtualISO15693Tag
-    init(_ tag: VirtualISO15693Tag) { self.tag = tag }
-    var uid: [UInt8] { tag.uid }
-    var passesAnyCommand: Bool { true }
-    func transceive(_ frame: [UInt8]) throws -> [UInt8] {
-        guard let reply = tag.respond(to: frame) else { throw TagError.tagLost }
-        return reply
     }
 }
