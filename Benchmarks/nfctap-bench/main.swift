@@ -5,6 +5,7 @@ var rows: [BenchmarkRow] = []
 // Each area appends its rows here (one file per area in this folder).
 rows += type2BenchmarkRows()
 rows += type4BenchmarkRows()
+rows += type5BenchmarkRows()
 rows += libnfcBenchmarkRows()
 rows += sessionLatencyBenchmarkRows()
 printTable(rows)

@@ -82,6 +82,7 @@ extension NFCISO15693Tag {
 
     func multiBlockRead(_ flags: NFCISO15693RequestFlag, _ code: UInt8, _ range: NSRange, extended: Bool,
                         _ completion: @escaping @Sendable (Result<[Data], any Error>) -> Void) {
+        guard self is ISO15693SessionTag else { return UnsupportedTagCommand.failResult(completion) }
         do {
             let parameters = try ISO15693Calls.rangeParameters(range, extended: extended)
             iso15693(flags, code, parameters.bytes, parse: { try ISO15693Calls.split($0, count: parameters.count) }, completion)
@@ -92,6 +93,7 @@ extension NFCISO15693Tag {
 
     func multiBlockWrite(_ flags: NFCISO15693RequestFlag, _ code: UInt8, _ range: NSRange, _ blocks: [Data], extended: Bool,
                          _ completion: @escaping @Sendable ((any Error)?) -> Void) {
+        guard self is ISO15693SessionTag else { return UnsupportedTagCommand.fail(completion) }
         do {
             let parameters = try ISO15693Calls.rangeParameters(range, extended: extended)
             guard blocks.count == parameters.count, let size = blocks.first?.count, size > 0, blocks.allSatisfy({ $0.count == size }) else {
@@ -105,6 +107,7 @@ extension NFCISO15693Tag {
 
     func securityStatus(_ flags: NFCISO15693RequestFlag, _ code: UInt8, _ range: NSRange, extended: Bool,
                         _ completion: @escaping @Sendable ([NSNumber], (any Error)?) -> Void) {
+        guard self is ISO15693SessionTag else { return UnsupportedTagCommand.fail { completion([], $0) } }
         do {
             let parameters = try ISO15693Calls.rangeParameters(range, extended: extended)
             iso15693(flags, code, parameters.bytes, parse: { bytes -> [UInt8] in

@@ -140,12 +140,16 @@ extension SessionEngine {
     private func read(_ link: any TagConnection, into report: inout NFCTagReport) -> TagReadOutcome {
         let ops: any NDEFTagOperations
         let bytes: [UInt8]
+        var made: (any NDEFTagOperations)?
         do {
             ops = try environment.makeNDEFOperations(link)
+            made = ops
             bytes = try ops.readNDEF()
         } catch let error as TagError {
             switch error {
             case .notNDEFFormatted, .unsupported, .invalidTagData:
+                // An ISO 15693 label without NDEF (library, asset) is still named: chip, no capacity.
+                if configuration.collectTagDetails, let type5 = made as? Type5Tag { report.details = NDEFTagDetails(describing: type5) }
                 let skipped = NFCReaderError(error, during: .read)
                 report.error = skipped
                 return .skipped(skipped)

@@ -29,6 +29,8 @@ public struct NDEFTagDetails: Sendable, Hashable {
     /// Largest NDEF message the tag holds, in bytes.
     public var capacity: Int?
     public var status: NDEFTagStatus?
+    /// ISO 15693 tags: the memory and IC reference Get System Info reported (docs/tags-and-readers.md §7.4).
+    public var iso15693: ISO15693SystemInfo?
 
     public init(product: String? = nil, productGuess: String? = nil, capacity: Int? = nil, status: NDEFTagStatus? = nil) {
         self.product = product
@@ -54,6 +56,7 @@ public struct NDEFTagDetails: Sendable, Hashable {
             guard let info = try? type5.inspect() else { self.init(product: type5.product.description); return }
             self.init(product: info.product.description, capacity: info.capacity,
                       status: info.capabilityContainer == nil ? .notSupported : info.isWritable ? .readWrite : .readOnly)
+            iso15693 = info.systemInfo ?? ISO15693SystemInfo(uid: info.uid, blockSize: info.blockSize, blockCount: info.blockCount)
             return
         }
         if let type4 = ops as? Type4Tag {

@@ -80,11 +80,15 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
             try await session.connect(to: tag)
             // As the reader reported it (UID, technology, reader name), for the result line.
             let connected = session.connectedDetectedTag.map { (uid: $0.uid, type: $0.technology.rawValue, reader: $0.reader.name) }
-            let (status, size) = try await tag.queryNDEFStatus()
+            var (status, size) = try await tag.queryNDEFStatus()
+            // A blank ISO 15693 tag gets a Type 5 CC first (docs/tags-and-readers.md §7.6).
+            if status == .notSupported, try await tag.formatBlankType5Tag() {
+                (status, size) = try await tag.queryNDEFStatus()
+            }
             capacity = size
             switch status {
             case .notSupported:
-                throw CLIError("the tag is not NDEF formatted (nfctap does not format tags)")
+                throw CLIError("the tag is not NDEF formatted (nfctap formats only blank ISO 15693 tags)")
             case .readOnly:
                 throw CLIError("the tag is read-only")
             case .readWrite:

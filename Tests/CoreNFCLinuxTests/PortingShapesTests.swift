@@ -169,7 +169,7 @@ struct PortingShapesTests {
                                       delegate: delegate, queue: h.delegateQueue, configuration: h.configuration, environment: h.environment)
         vas.begin()
         h.settle(vas)
-        let tag = NFCTagReaderSession(pollingOption: .iso15693, delegate: delegate, queue: h.delegateQueue,
+        let tag = NFCTagReaderSession(pollingOption: .pace, delegate: delegate, queue: h.delegateQueue,
                                       configuration: h.configuration, environment: h.environment)
         tag?.begin()
         if let tag { h.settle(tag) }

@@ -16,11 +16,11 @@ struct TagReaderSessionTests {
         #expect(h.tagSession(TagDelegate(), polling: [.iso14443, .iso15693]) != nil)
     }
 
-    @Test("without .iso14443 there is nothing to poll: 1")
+    @Test("without .iso14443 or .iso15693 there is nothing to poll: 1")
     func noISO14443() {
         let h = Harness()
         let delegate = TagDelegate()
-        let session = h.tagSession(delegate, polling: .iso15693)!
+        let session = h.tagSession(delegate, polling: .pace)!
         session.begin()
         h.settle(session)
         #expect(delegate.log.summary == ["invalidated(1)"])

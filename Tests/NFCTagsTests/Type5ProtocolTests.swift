@@ -126,6 +126,9 @@ struct Type5ProtocolTests {
                                                      blockSize: 4, blockCount: 80, icReference: 0x01))
         #expect(tag.product == .icodeSLIX2)
         #expect(Array(virtual.memory.prefix(4)) == [0x03, 0x0A, 0x82, 0xED])
+        // Its data is not a blank tag's: format refuses and writes nothing.
+        #expect(throws: TagError.self) { try Type5Tag(link: DirectISO15693Link(virtual)).format() }
+        #expect(virtual.memory == VirtualISO15693Tag.flipperSLIX2Memory)
         #expect(virtual.memory.suffix(4) == [0xE5, 0xFF, 0x00, 0x01])
     }
 

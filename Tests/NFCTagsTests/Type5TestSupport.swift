@@ -3,32 +3,12 @@ import NFCTags
 import TagEmulation
 import Testing
 
-/// Frames straight to a virtual ISO 15693 tag through a fault plan (what Core NFC or a reader
-/// with a raw path gives): every frame one exchange, no answer = `.tagLost`.
-final class DirectISO15693Link: ISO15693Link {
-    let tag: VirtualISO15693Tag
-    let plan: FaultPlan
-    var uid: [UInt8] { tag.uid }
-    var passesAnyCommand: Bool { true }
-
-    init(_ tag: VirtualISO15693Tag, plan: FaultPlan = FaultPlan()) {
-        self.tag = tag
-        self.plan = plan
-    }
-
-    func transceive(_ frame: [UInt8]) throws -> [UInt8] {
-        guard let reply = plan.exchange(frame, answer: { tag.respond(to: $0) }) else { throw TagError.tagLost }
-        return reply
-    }
-}
+/// The in-process link of TagEmulation, by the name these tests use.
+typealias DirectISO15693Link = VirtualISO15693Link
 
 enum T5 {
     static func hex(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> [UInt8] {
-        guard let bytes = [UInt8](hex: text) else {
-            Issue.record("bad hex literal: \(text)", sourceLocation: sourceLocation)
-            return []
-        }
-        return bytes
+        T2.hex(text, sourceLocation: sourceLocation)
     }
 
     /// URI record "https://a.com": `D1 01 06 55 04 61 2E 63 6F 6D` (10 bytes).

@@ -62,11 +62,17 @@ extension Type5Tag {
     /// Formats a blank tag for NDEF: the CC (`E1 40 MLEN features`, or the 8-byte form above
     /// 2040 bytes) and an empty NDEF TLV `03 00 FE`. CC3 announces Read Multiple Blocks on NXP
     /// ICODE chips, which implement it; nothing else is claimed (docs/tags-and-readers.md §7.6).
-    /// - Throws: `.invalidTagData` when the tag is already NDEF formatted (`overwrite` false).
+    /// Only a blank tag (every block zero) is formatted unless `overwrite`: a library or asset label
+    /// holding its own data (the Flipper SLIX2 dump) is left alone.
+    /// - Throws: `.invalidTagData` when the tag is already NDEF formatted or holds data.
     public func format(overwrite: Bool = false) throws {
         let (blockSize, blockCount) = try readLayout()
-        if !overwrite, (try? readCapabilityContainer()) != nil {
-            throw TagError.invalidTagData("the tag is already NDEF formatted")
+        if !overwrite {
+            if (try? readCapabilityContainer()) != nil { throw TagError.invalidTagData("the tag is already NDEF formatted") }
+            let memory = try readBlocks(0, count: blockCount)
+            if let used = memory.firstIndex(where: { $0 != 0 }) {
+                throw TagError.invalidTagData("block \(used / blockSize) holds data: the tag is not blank, nfctap does not format it")
+            }
         }
         cc = nil
         let features: UInt8 = product.formatsWithReadMultiple ? 0x01 : 0x00

@@ -39,6 +39,7 @@ package enum TagReportJSON {
             ("reader", .string(report.tag.reader.name)),
         ]
         fields += identificationFields(report.tag)
+        if report.tag.technology == .type5 { fields += TagSpecificDetails.jsonFields(uid: report.tag.uid, details: details) }
         if let error = report.error, error.code != .ndefReaderSessionErrorZeroLengthMessage {
             fields.append(("error", .string(error.localizedDescription)))
             fields.append(("errorCode", .int(error.code.rawValue)))
@@ -64,7 +65,8 @@ package enum TagReportJSON {
         // The product names the type already ("NTAG213", "Type 4 (mapping 2.0)"); without it, the technology.
         var heading = details?.product
             ?? details?.productGuess.map { "\($0)-sized (from CC)" }
-            ?? (report.tag.technology == .type4 ? "Type 4 tag" : report.tag.technology == .type2 ? "Type 2 tag" : "Tag")
+            ?? (report.tag.technology == .type4 ? "Type 4 tag" : report.tag.technology == .type2 ? "Type 2 tag"
+                : report.tag.technology == .type5 ? "ISO 15693 tag" : "Tag")
         heading += " UID \(report.tag.uid.hexString(separator: ":")) on \(report.tag.reader.name)"
         if let capacity = details?.capacity { heading += ", \(capacity) bytes" }
         if let status = details?.status { heading += status == .readOnly ? ", read-only" : status == .readWrite ? ", writable" : "" }

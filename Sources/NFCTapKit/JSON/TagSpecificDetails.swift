@@ -1,4 +1,6 @@
 import NDEF
+import NFCTags
+import ReaderCore
 import ZebraPrinter
 
 /// Tag-specific additions to `decode`, `scan` and the tag reports: a Zebra printer's identity.
@@ -16,5 +18,22 @@ package enum TagSpecificDetails {
         } catch {
             return ["Zebra tag, but unusable: " + NDEFText.safe(String(describing: error))]
         }
+    }
+
+    /// `"iso15693"` for ISO 15693 (Type 5) tags: the manufacturer from the UID, the memory and IC
+    /// reference from Get System Info (docs/tags-and-readers.md §7.4, §7.5); nothing for other tags.
+    package static func jsonFields(uid: [UInt8], details: NDEFTagDetails?) -> [(String, JSONValue)] {
+        guard uid.count == 8, uid[0] == 0xE0 else { return [] }
+        let info = details?.iso15693
+        let fields: [(String, JSONValue)] = [
+            ("manufacturerCode", .int(Int(uid[1]))),
+            ("manufacturer", ISO15693Manufacturer.name(uid[1]).map(JSONValue.string) ?? .null),
+            ("blockSize", info?.blockSize.map(JSONValue.int) ?? .null),
+            ("blockCount", info?.blockCount.map(JSONValue.int) ?? .null),
+            ("icReference", info?.icReference.map { .int(Int($0)) } ?? .null),
+            ("dsfid", info?.dsfid.map { .int(Int($0)) } ?? .null),
+            ("afi", info?.afi.map { .int(Int($0)) } ?? .null),
+        ]
+        return [("iso15693", .object(fields))]
     }
 }
