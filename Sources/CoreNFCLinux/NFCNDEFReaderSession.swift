@@ -166,6 +166,7 @@ extension NFCNDEFReaderSession: SessionEngineHost {
             switch presence.detected.technology {
             case .type2: return MiFareSessionTag(engine: engine, presence: presence, generation: generation)
             case .type4: return ISO7816SessionTag(engine: engine, presence: presence, generation: generation)
+            case .feliCa: return FeliCaSessionTag(engine: engine, presence: presence, generation: generation, allowedSystemCodes: [])
             case .other: return nil
             }
         }

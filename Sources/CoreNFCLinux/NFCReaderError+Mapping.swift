@@ -24,7 +24,7 @@ extension NFCReaderError {
             self.init(.ndefReaderSessionErrorTagSizeTooSmall, message: text)
         case .unsupported, .notNDEFFormatted:
             self.init(.readerErrorUnsupportedFeature, message: text)
-        case .status, .nak, .malformedReply, .invalidTagData, .transport, .pageRefused:
+        case .status, .nak, .malformedReply, .invalidTagData, .transport, .pageRefused, .feliCaStatus:
             self.init(kind == .write ? .ndefReaderSessionErrorTagUpdateFailure : .readerTransceiveErrorTagResponseError,
                       message: text)
         }

@@ -44,12 +44,20 @@ open class NFCTagReaderSession: NFCReaderSession {
     /// the tag leaving or the session ending.
     public var connectedTag: NFCTag? { engine.connectedTag?.asNFCTag }
 
-    /// Starts polling; without `.iso14443` in the polling option there is nothing Linux readers
-    /// can poll for and the session ends with `.readerErrorUnsupportedFeature`.
+    /// Starts polling; without `.iso14443` or `.iso18092` in the polling option there is nothing
+    /// Linux readers can poll for and the session ends with `.readerErrorUnsupportedFeature`.
+    /// `.iso18092` needs declared FeliCa system codes (`configuration.feliCaSystemCodes`), else the
+    /// session ends with `.readerErrorSecurityViolation`, as iOS does without the Info.plist list.
     open override func begin() {
-        guard pollingOption.contains(.iso14443) else {
+        guard pollingOption.contains(.iso14443) || pollingOption.contains(.iso18092) else {
             engine.invalidate(NFCReaderError(.readerErrorUnsupportedFeature,
-                                             message: "Linux readers poll ISO 14443 only; add .iso14443 to the polling option"),
+                                             message: "Linux readers poll ISO 14443 and FeliCa only; add .iso14443 or .iso18092 to the polling option"),
+                              byUser: false)
+            return
+        }
+        if pollingOption.contains(.iso18092), engine.configuration.feliCaSystemCodes.isEmpty {
+            engine.invalidate(NFCReaderError(.readerErrorSecurityViolation,
+                                             message: "polling .iso18092 needs FeliCa system codes (NFCTAP_FELICA_SYSTEM_CODES or configuration.feliCaSystemCodes)"),
                               byUser: false)
             return
         }
@@ -94,6 +102,10 @@ extension NFCTagReaderSession: SessionEngineHost {
             switch presence.detected.technology {
             case .type2: return .miFare(MiFareSessionTag(engine: engine, presence: presence, generation: generation))
             case .type4: return .iso7816(ISO7816SessionTag(engine: engine, presence: presence, generation: generation))
+            case .feliCa:
+                guard pollingOption.contains(.iso18092) else { return nil }
+                return .feliCa(FeliCaSessionTag(engine: engine, presence: presence, generation: generation,
+                                                allowedSystemCodes: engine.configuration.feliCaSystemCodes))
             case .other: return nil
             }
         }

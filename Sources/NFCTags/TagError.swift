@@ -33,6 +33,8 @@ public enum TagError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The reader refused to read one Type 2 page (`63 00`, `6A 82`, `6B 00`: beyond the chip's
     /// memory or an unreadable page; docs/tags-and-readers.md §3), even after reconnecting.
     case pageRefused(page: Int, sw1: UInt8, sw2: UInt8)
+    /// A FeliCa answer with status flag 1 other than `00` (docs/tags-and-readers.md §9.2).
+    case feliCaStatus(flag1: UInt8, flag2: UInt8)
 
     public var description: String {
         switch self {
@@ -51,6 +53,7 @@ public enum TagError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .transport(code, message): return "\(message) (code \(code))"
         case let .pageRefused(page, sw1, sw2):
             return "the reader refused to read page \(page) (\(statusWordText(sw1, sw2)))"
+        case let .feliCaStatus(flag1, flag2): return "the FeliCa card answered \(FeliCaStatusFlags(flag1, flag2))"
         }
     }
 }

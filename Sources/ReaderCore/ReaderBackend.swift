@@ -29,7 +29,9 @@ public enum TagTechnology: String, Sendable, Hashable {
     case type2
     /// ISO 14443-4 (ISO-DEP): NFC Forum Type 4 or any ISO 7816 card.
     case type4
-    /// Something else (MIFARE Classic, FeliCa, ...): reported, not read.
+    /// FeliCa (NFC-F, NFC Forum Type 3): IDm/PMm from Polling (docs/tags-and-readers.md §9).
+    case feliCa = "felica"
+    /// Something else (MIFARE Classic, ...): reported, not read.
     case other
 }
 
@@ -44,6 +46,8 @@ public struct DetectedTag: Hashable, Sendable {
     /// ISO 14443-4 historical bytes (from the ATS); empty for Type 2.
     public var historicalBytes: [UInt8]
     public var presence: UInt64
+    /// For FeliCa cards: the Polling answer (IDm = `uid`, PMm, system code); nil otherwise.
+    public var feliCa: FeliCaIdentity?
 
     public init(reader: ReaderInfo, technology: TagTechnology, uid: [UInt8], atr: [UInt8],
                 historicalBytes: [UInt8] = [], presence: UInt64) {
@@ -53,6 +57,12 @@ public struct DetectedTag: Hashable, Sendable {
         self.atr = atr
         self.historicalBytes = historicalBytes
         self.presence = presence
+    }
+
+    /// A FeliCa card: `uid` is its IDm.
+    public init(reader: ReaderInfo, feliCa: FeliCaIdentity, atr: [UInt8], presence: UInt64) {
+        self.init(reader: reader, technology: .feliCa, uid: feliCa.idm, atr: atr, presence: presence)
+        self.feliCa = feliCa
     }
 }
 
@@ -100,6 +110,9 @@ public protocol TagConnection: AnyObject {
     var apdu: Transceiver? { get }
     /// Type 2 command channel; nil for ISO-DEP cards.
     var type2: Type2Link? { get }
+    /// FeliCa frame channel (`LEN CMD …` both ways, docs/tags-and-readers.md §9.2); nil for other
+    /// tags and for readers that cannot pass FeliCa frames.
+    var feliCa: Transceiver? { get }
     /// LED/buzzer feedback where the reader supports it; does nothing elsewhere.
     func signal(_ feedback: ReaderFeedback)
     /// Closes the connection. May block while an exchange is stuck: call it on the reader's lane.
@@ -114,6 +127,7 @@ public protocol TagConnection: AnyObject {
 
 extension TagConnection {
     public func abandon() {}
+    public var feliCa: Transceiver? { nil }
 }
 
 /// Errors at the reader level, shared by every backend.

@@ -6,6 +6,14 @@ extension TagConnection {
     /// - Throws: `TagError.unsupported` for tags that are neither (MIFARE Classic, FeliCa…).
     public func ndefOperations() throws -> NDEFTagOperations {
         if let link = type2 { return Type2Tag(link: link) }
+        if tag.technology == .feliCa {
+            guard let link = feliCa else {
+                throw TagError.unsupported("FeliCa on this reader (it cannot pass FeliCa commands)")
+            }
+            // PC/SC readers report the IDm only: Type3Tag's Polling for 12FC brings the PMm.
+            let identity = tag.feliCa ?? FeliCaIdentity(idm: tag.uid, pmm: [], systemCode: [])
+            return Type3Tag(feliCa: FeliCaTag(link: link, idm: identity.idm, pmm: identity.pmm, systemCode: identity.systemCode))
+        }
         if let apdu { return Type4Tag(transceiver: apdu) }
         throw TagError.unsupported("NDEF on \(tag.technology.rawValue) tags")
     }
@@ -41,6 +49,12 @@ public struct NDEFTagDetails: Sendable, Hashable {
             self.init(product: identified ? info.product.description : nil,
                       productGuess: identified || info.product == .unknown ? nil : info.product.description,
                       capacity: info.capacity, status: info.isWritable ? .readWrite : .readOnly)
+            return
+        }
+        if let type3 = ops as? Type3Tag {
+            let product = type3.feliCa.product.description
+            guard let query = try? type3.queryNDEFStatus() else { self.init(product: product); return }
+            self.init(product: product, capacity: query.capacity, status: query.status)
             return
         }
         if let type4 = ops as? Type4Tag {

@@ -19,9 +19,15 @@ struct ATRClassification: Equatable, Sendable {
         switch parsed.contactless {
         case let .storageCard(standard, name):
             switch name {
-            case .mifareClassic1K, .mifareClassic4K, .mifareMini, .felica: return other
+            case .mifareClassic1K, .mifareClassic4K, .mifareMini: return other
+            case .felica: return ATRClassification(technology: .feliCa, historicalBytes: [])
             default:
-                if standard == 0x11 || standard == 0x12 { return other }
+                // Standard 11/12: FeliCa 212/424 (docs/tags-and-readers.md §9.1).
+                if standard == 0x11 || standard == 0x12 { return ATRClassification(technology: .feliCa, historicalBytes: []) }
+                // Older ACS firmware: standard 03 with card names F0 11 / F0 12 ("FeliCa 212K/424K").
+                if case let .unknown(code) = name, code == 0xF011 || code == 0xF012 {
+                    return ATRClassification(technology: .feliCa, historicalBytes: [])
+                }
                 return ATRClassification(technology: .type2, historicalBytes: [])
             }
         case let .iso14443_4(historicalBytes):

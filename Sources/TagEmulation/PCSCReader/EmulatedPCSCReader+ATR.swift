@@ -8,7 +8,10 @@ extension EmulatedPCSCReader {
     /// TCK is the XOR of every byte after `3B`.
     public static func atr(for tag: VirtualTag) -> [UInt8] {
         var atr: [UInt8]
-        if let ats = tag.ats {
+        if tag is VirtualFeliCaCard {
+            // Standard 11 = FeliCa 212 kbps, card name 00 3B (docs/tags-and-readers.md §9.1).
+            atr = [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x11, 0x00, 0x3B, 0x00, 0x00, 0x00, 0x00]
+        } else if let ats = tag.ats {
             let historical = Array(historicalBytes(ats: ats).prefix(15))
             atr = [0x3B, 0x80 | UInt8(historical.count), 0x80, 0x01] + historical
         } else {

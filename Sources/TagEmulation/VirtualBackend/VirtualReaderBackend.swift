@@ -75,13 +75,17 @@ public final class VirtualReaderBackend: ReaderBackend, Sendable {
             guard let i = state.slots.firstIndex(where: { $0.info.name == readerName }) else { return nil }
             state.nextPresence += 1
             state.slots[i].reader.tag = tag
-            let detected = DetectedTag(
+            var detected = DetectedTag(
                 reader: state.slots[i].info,
                 technology: tag.sak & 0x20 != 0 ? .type4 : .type2,
                 uid: tag.uid,
                 atr: EmulatedPCSCReader.atr(for: tag),
                 historicalBytes: (try? ATS(bytes: tag.ats ?? []).historicalBytes) ?? [],
                 presence: state.nextPresence)
+            if let card = tag as? VirtualFeliCaCard {
+                // As the libnfc backend reports it after Polling the wildcard system.
+                detected = DetectedTag(reader: state.slots[i].info, feliCa: card.identity, atr: detected.atr, presence: state.nextPresence)
+            }
             state.slots[i].present = detected
             return detected
         }
@@ -225,6 +229,7 @@ final class VirtualTagConnection: TagConnection {
     let tag: DetectedTag
     let apdu: Transceiver?
     let type2: Type2Link?
+    let feliCa: Transceiver?
     private weak var backend: VirtualReaderBackend?
     private let reader: EmulatedPCSCReader
     private let abandoned = AbandonFlag()
@@ -242,6 +247,8 @@ final class VirtualTagConnection: TagConnection {
         apdu = tag.technology == .type4 ? transceiver : nil
         // The reader's own link: its `recover` re-presents the tag as SCardReconnect does.
         type2 = tag.technology == .type2 ? reader.type2Link(over: transceiver) : nil
+        // FeliCa frames as the reader's profile passes them (ACR122U direct transmit, else FF C2).
+        feliCa = tag.technology == .feliCa ? PCSCFeliCaChannel.make(reader: transceiver, profile: reader.profile) : nil
     }
 
     func signal(_ feedback: ReaderFeedback) {
