@@ -20,7 +20,7 @@ struct Readers: ParsableCommand {
             /etc/nfc/libnfc.conf (device.connstring) or as --reader libnfc:<connstring>, listed as \
             libnfc:<connstring>. --reader lists only the readers it names (a part of several names is \
             refused, exit 3). With --json, stdout is one JSON array: [{"name", "backend", "feedback", "tag": null or \
-            {"technology", "atr", "uid"}}] (bytes as upper-case hex). Exit 3 when no reader can be \
+            {"technology", "atr", "uid"}}] (bytes as upper-case hex); a FeliCa card (technology "felica",             uid = IDm) adds "pmm", "systemCode" and "product" when the reader polled them (libnfc). Exit 3 when no reader can be \
             listed (pcscd not running and no libnfc device) or none is attached (then the list is empty).
             """)
 
@@ -34,6 +34,10 @@ struct Readers: ParsableCommand {
             var technology: String
             var atr: String
             var uid: String
+            /// FeliCa cards only (docs/tags-and-readers.md §9.4); left out when nil.
+            var pmm: String?
+            var systemCode: String?
+            var product: String?
         }
         var name: String
         var backend: String
@@ -51,7 +55,9 @@ struct Readers: ParsableCommand {
             name = reader.name
             backend = reader.backend.rawValue
             feedback = reader.supportsFeedback
-            tag = detected.map { Tag(technology: $0.technology.rawValue, atr: $0.atr.hexString, uid: $0.uid.hexString) }
+            tag = detected.map { Tag(technology: $0.technology.rawValue, atr: $0.atr.hexString, uid: $0.uid.hexString,
+                                     pmm: $0.feliCa?.pmm.hexString, systemCode: $0.feliCa?.systemCode.hexString,
+                                     product: $0.feliCa?.product.description) }
         }
 
         // `tag` is written as null when absent, so every entry has the same keys.
