@@ -160,3 +160,34 @@ struct FeliCaTagSessionTests {
         #expect(NFCSessionConfiguration.feliCaSystemCodes(fromList: "12F") == nil)
     }
 }
+
+@Suite("NDEF sessions read Type 3 tags")
+struct FeliCaNDEFSessionTests {
+    @Test("an NDEF read session reads a Lite-S on an ACR122U: message, product from PMm, capacity, exchange count")
+    func readSession() async throws {
+        let backend = VirtualReaderBackend(readerNames: [])
+        backend.addReader("Virtual F", profile: .acr122u)
+        var configuration = NFCSessionConfiguration()
+        configuration.timeLimit = nil
+        configuration.collectTagDetails = true
+        let environment = NFCReaderEnvironment(makeBackends: { [backend] }, makeNDEFOperations: { try $0.ndefOperations() })
+        let session = NFCNDEFReaderSession(configuration: configuration, environment: environment)
+        var events = session.events.makeAsyncIterator()
+        let message = try NDEFMessage(records: [.uri("https://example.com/" + String(repeating: "t", count: 70))]).encoded()
+        backend.place(VirtualFeliCaCard.liteS(ndef: message), on: "Virtual F")
+        var report: NFCTagReport?
+        while report == nil, let event = try await events.next() {
+            if case let .tagReport(r) = event { report = r }
+        }
+        let r = try #require(report)
+        #expect(r.error == nil)
+        #expect(r.ndefBytes == message)
+        #expect(r.tag.technology == .feliCa)
+        #expect(r.details?.product == "FeliCa Lite-S RC-S966")
+        #expect(r.details?.capacity == 208 && r.details?.status == .readWrite)
+        // Polling 12FC, block 0, ⌈6 blocks / Nbr 4⌉ = 2 reads, each one direct transmit.
+        let frames = try #require(backend.reader(named: "Virtual F")).plan.log.filter { $0.starts(with: [0xFF, 0x00, 0x00, 0x00]) }
+        #expect(frames.count == 4, "\(frames.map { $0.hexString(separator: " ") })")
+        session.invalidate()
+    }
+}

@@ -132,3 +132,34 @@ struct FeliCaLibNFCSystemTests {
         #expect(try String(contentsOfFile: output, encoding: .utf8).contains(card.idm.hexString))
     }
 }
+
+extension FeliCaLibNFCSystemTests {
+    @Test("CLI: readers --json names the FeliCa chip; kiosk records a Lite-S tap")
+    func cliReadersAndKiosk() throws {
+        let card = VirtualFeliCaCard.liteS(ndef: Self.uriMessage("https://example.com/kiosk"))
+        let emulator = PN532Emulator(tag: card)
+        let path = try emulator.start()
+        defer { emulator.stop() }
+        let name = "libnfc:pn532_uart:\(path)"
+        let readers = try runCLI(["readers", "--json", "--reader", name], environment: Self.unconfigured)
+        #expect(readers.status == 0, "\(readers.stderr)")
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(readers.stdout.utf8)) as? [[String: Any]])
+        let tag = try #require(list.first?["tag"] as? [String: Any], "\(readers.stdout)")
+        #expect(tag["technology"] as? String == "felica")
+        #expect(tag["uid"] as? String == card.idm.hexString)
+        #expect(tag["pmm"] as? String == card.pmm.hexString)
+        #expect(tag["systemCode"] as? String == "88B4")
+        #expect(tag["product"] as? String == "FeliCa Lite-S RC-S966")
+
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("kiosk.json").path
+        let output = dir.appendingPathComponent("taps.jsonl").path
+        try #"{"action": "json", "output": "\#(output)", "readers": ["\#(name)"]}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let kiosk = try KioskProcess(arguments: ["kiosk", "--config", config], environment: Self.unconfigured)
+        let lines = try waitForJSONLines(output, count: 1)
+        #expect(lines.first?["uid"] as? String == card.idm.hexString)
+        #expect(lines.first?["type"] as? String == "felica")
+        #expect(kiosk.terminate() == 0)
+    }
+}
