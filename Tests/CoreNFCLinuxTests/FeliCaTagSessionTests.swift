@@ -7,8 +7,8 @@ import TagEmulation
 import Testing
 
 /// A tag reader session's delegate that hands the first batch of tags to the test.
+// @unchecked: `tags` and `error` are written on the session queue before `ready` is signalled, read after.
 final class FeliCaDelegate: NFCTagReaderSessionDelegate, @unchecked Sendable {
-    // @unchecked: `tags` and `error` are written once on the session queue before `ready` is signalled.
     let ready = DispatchSemaphore(value: 0)
     var tags: [NFCTag] = []
     var error: (any Error)?
