@@ -4,7 +4,7 @@ import Foundation
 /// Core NFC's `NFCTagReaderSession`: detects tags by technology and talks to them directly
 /// (APDUs to `.iso7816` tags, native commands to `.miFare` tags), NDEF included.
 open class NFCTagReaderSession: NFCReaderSession {
-    /// Apple's polling options, raw values included. Linux readers poll ISO 14443 only.
+    /// Apple's polling options, raw values included. Linux readers poll ISO 14443 and FeliCa (ISO 18092).
     public struct PollingOption: OptionSet, Sendable {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }

@@ -1,3 +1,4 @@
+import CoreNFCLinux
 import Foundation
 import LibNFC
 import NDEF
@@ -161,5 +162,54 @@ extension FeliCaLibNFCSystemTests {
         #expect(lines.first?["uid"] as? String == card.idm.hexString)
         #expect(lines.first?["type"] as? String == "felica")
         #expect(kiosk.terminate() == 0)
+    }
+}
+
+/// The transit-shaped card through CoreNFCLinux on the libnfc path: Apple's calls, Apple's answers.
+@Suite("NFCFeliCaTag over libnfc with the PN532 emulator", .serialized,
+       .enabled(if: SystemEnvironment.available("libnfc"), "needs libnfc (scripts/services/libnfc.sh)"))
+struct FeliCaCoreNFCLibNFCSystemTests {
+    // @unchecked: `tags` is written on the session queue before `ready` is signalled, read after.
+    final class Delegate: NFCTagReaderSessionDelegate, @unchecked Sendable {
+        let ready = DispatchSemaphore(value: 0)
+        var tags: [NFCTag] = []
+        func tagReaderSessionDidBecomeActive(_ session: NFCTagReaderSession) {}
+        func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) { self.tags = tags; ready.signal() }
+        func tagReaderSession(_ session: NFCTagReaderSession, didInvalidateWithError error: any Error) { ready.signal() }
+    }
+
+    @Test("requestService and readWithoutEncryption on a transit card, system 0003 selected from the declared list")
+    func transitThroughCoreNFC() async throws {
+        let card = VirtualFeliCaCard.transitCard()
+        let emulator = PN532Emulator(tag: card)
+        let path = try emulator.start()
+        defer { emulator.stop() }
+        let backend = LibNFCBackend(devices: ["pn532_uart:\(path)"], environment: [:],
+                                    timing: LibNFCBackend.Timing(pollInterval: .milliseconds(50), presenceInterval: .milliseconds(50),
+                                                                 retryInterval: .milliseconds(100)))
+        defer { backend.close() }
+        var configuration = NFCSessionConfiguration()
+        configuration.timeLimit = nil
+        configuration.feliCaSystemCodes = [[0x12, 0xFC], [0x00, 0x03]]
+        let environment = NFCReaderEnvironment(makeBackends: { [backend] }, makeNDEFOperations: { try $0.ndefOperations() },
+                                               slot: NFCSessionSlot())
+        let delegate = Delegate()
+        let session = try #require(NFCTagReaderSession(pollingOption: [.iso14443, .iso18092], delegate: delegate,
+                                                       configuration: configuration, environment: environment))
+        session.begin()
+        defer { session.invalidate() }
+        #expect(delegate.ready.wait(timeout: .now() + 15) == .success)
+        guard case let .feliCa(tag)? = delegate.tags.first else { Issue.record("no FeliCa tag: \(delegate.tags)"); return }
+        try await session.connect(to: .feliCa(tag))
+        #expect(tag.currentSystemCode == Data([0x00, 0x03]) && tag.currentIDm == Data(card.idm))
+        emulator.plan.reset()
+        let versions = try await tag.requestService(nodeCodeList: [Data([0x8B, 0x00]), Data([0x0F, 0x09])])
+        #expect(versions == [Data([0x00, 0x00]), Data([0x00, 0x00])])
+        let (flag1, flag2, blocks) = try await tag.readWithoutEncryption(serviceCodeList: [Data([0x0F, 0x09])],
+                                                                          blockList: (0..<3).map { Data([0x80, UInt8($0)]) })
+        #expect(flag1 == 0 && flag2 == 0)
+        #expect(blocks == (0..<3).map { Data(card.block($0, store: 1)!) })
+        // Exactly the two commands reached the card.
+        #expect(emulator.plan.exchangeCount == 2, "\(emulator.plan.log.map { $0.hexString(separator: " ") })")
     }
 }

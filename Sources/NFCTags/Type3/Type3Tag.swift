@@ -17,8 +17,13 @@ public final class Type3Tag: NDEFTagOperations {
         guard feliCa.systemCode != FeliCaSystemCode.ndef else { return }
         do {
             try feliCa.polling(systemCode: FeliCaSystemCode.ndef)
-        } catch TagError.tagLost, TagError.timeout {
-            throw TagError.notNDEFFormatted("the FeliCa card has no NDEF system (12FC)")
+        } catch let error as TagError {
+            // Polling a system the card lacks gets no answer, which readers report as a lost tag,
+            // a timeout or (libnfc) an RF transmission error.
+            switch error {
+            case .tagLost, .timeout, .transport: throw TagError.notNDEFFormatted("the FeliCa card has no NDEF system (12FC)")
+            default: throw error
+            }
         }
     }
 
