@@ -43,6 +43,28 @@ static inline int nfctap_target_iso14443a(const nfc_target *target, uint8_t atqa
     return 1;
 }
 
+/// A FeliCa modulation at 212 (`nbr212` true) or 424 kbps.
+static inline nfc_modulation nfctap_modulation_felica(int nbr212) {
+    nfc_modulation nm;
+    nm.nmt = NMT_FELICA;
+    nm.nbr = nbr212 ? NBR_212 : NBR_424;
+    return nm;
+}
+
+/// Copies a FeliCa target's Polling answer out of a packed `nfc_target`: IDm, PMm (8 bytes each)
+/// and the system code (2 bytes, only when `*hasSystemCode` is set: libnfc keeps it for LEN > 18).
+static inline int nfctap_target_felica(const nfc_target *target, uint8_t idm[8], uint8_t pmm[8],
+                                       uint8_t systemCode[2], int *hasSystemCode) {
+    if (target->nm.nmt != NMT_FELICA) return 0;
+    nfc_felica_info info;
+    memcpy(&info, &target->nti.nfi, sizeof(info));
+    memcpy(idm, info.abtId, 8);
+    memcpy(pmm, info.abtPad, 8);
+    memcpy(systemCode, info.abtSysCode, 2);
+    *hasSystemCode = info.szLen > 18;
+    return 1;
+}
+
 /// Allocates a zeroed `nfc_target` (free with `free`).
 static inline nfc_target *nfctap_target_new(void) {
     return (nfc_target *)calloc(1, sizeof(nfc_target));

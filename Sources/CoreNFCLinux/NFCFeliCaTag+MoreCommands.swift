@@ -1,89 +1,127 @@
 import Foundation
 
-// The rest of Core NFC's FeliCa commands (iOS 13 completion handlers, iOS 14 result handlers,
-// async forms). Linux readers never produce a FeliCa tag, so each answers
-// `.readerErrorUnsupportedFeature` (1), asynchronously, as `NFCFeliCaTag.swift` explains.
+// The async and iOS 14 `resultHandler:` forms of Core NFC's FeliCa commands, each one call of the
+// completion-handler form (a requirement of `NFCFeliCaTag`, so it reaches the session's tag).
 extension NFCFeliCaTag {
     public typealias EncryptionId = NFCFeliCaEncryptionId
 
-    @preconcurrency public func requestServiceV2(nodeCodeList: [Data],
-                                 completionHandler: @escaping @Sendable (Int, Int, NFCFeliCaEncryptionId, [Data], [Data], (any Error)?) -> Void) {
-        UnsupportedTagCommand.fail { completionHandler(0, 0, .AES, [], [], $0) }
+    /// Resumes with the value, or throws when the handler's error is set.
+    private func awaiting<T>(_ start: (@escaping @Sendable (T, (any Error)?) -> Void) -> Void) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UncheckedResult<T>, any Error>) in
+            start { value, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: UncheckedResult(value)) }
+            }
+        }.value
+    }
+
+    public func polling(systemCode: Data, requestCode: PollingRequestCode, timeSlot: PollingTimeSlot) async throws -> (Data, Data) {
+        try await awaiting { done in polling(systemCode: systemCode, requestCode: requestCode, timeSlot: timeSlot) { done(($0, $1), $2) } }
+    }
+
+    public func requestService(nodeCodeList: [Data]) async throws -> [Data] {
+        try await awaiting { done in requestService(nodeCodeList: nodeCodeList, completionHandler: done) }
+    }
+
+    public func requestSystemCode() async throws -> [Data] {
+        try await awaiting { done in requestSystemCode(completionHandler: done) }
+    }
+
+    public func readWithoutEncryption(serviceCodeList: [Data], blockList: [Data]) async throws -> (Int, Int, [Data]) {
+        try await awaiting { done in readWithoutEncryption(serviceCodeList: serviceCodeList, blockList: blockList) { done(($0, $1, $2), $3) } }
+    }
+
+    public func writeWithoutEncryption(serviceCodeList: [Data], blockList: [Data], blockData: [Data]) async throws -> (Int, Int) {
+        try await awaiting { done in
+            writeWithoutEncryption(serviceCodeList: serviceCodeList, blockList: blockList, blockData: blockData) { done(($0, $1), $2) }
+        }
+    }
+
+    public func sendFeliCaCommand(commandPacket: Data) async throws -> Data {
+        try await awaiting { done in sendFeliCaCommand(commandPacket: commandPacket, completionHandler: done) }
     }
 
     public func requestServiceV2(nodeCodeList: [Data]) async throws -> (Int, Int, NFCFeliCaEncryptionId, [Data], [Data]) {
-        throw UnsupportedTagCommand.error
-    }
-
-    @preconcurrency public func requestResponse(completionHandler: @escaping @Sendable (Int, (any Error)?) -> Void) {
-        UnsupportedTagCommand.fail { completionHandler(0, $0) }
+        try await awaiting { done in requestServiceV2(nodeCodeList: nodeCodeList) { done(($0, $1, $2, $3, $4), $5) } }
     }
 
     public func requestResponse() async throws -> Int {
-        throw UnsupportedTagCommand.error
-    }
-
-    @preconcurrency public func requestSpecificationVersion(completionHandler: @escaping @Sendable (Int, Int, Data, Data, (any Error)?) -> Void) {
-        UnsupportedTagCommand.fail { completionHandler(0, 0, Data(), Data(), $0) }
+        try await awaiting { done in requestResponse(completionHandler: done) }
     }
 
     public func requestSpecificationVersion() async throws -> (Int, Int, Data, Data) {
-        throw UnsupportedTagCommand.error
-    }
-
-    @preconcurrency public func resetMode(completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void) {
-        UnsupportedTagCommand.fail { completionHandler(0, 0, $0) }
+        try await awaiting { done in requestSpecificationVersion { done(($0, $1, $2, $3), $4) } }
     }
 
     public func resetMode() async throws -> (Int, Int) {
-        throw UnsupportedTagCommand.error
+        try await awaiting { done in resetMode { done(($0, $1), $2) } }
     }
 
     // MARK: iOS 14 result handlers
 
     @preconcurrency public func polling(systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot,
                         resultHandler: @escaping @Sendable (Result<NFCFeliCaPollingResponse, any Error>) -> Void) {
-        UnsupportedTagCommand.failResult(resultHandler)
+        polling(systemCode: systemCode, requestCode: requestCode, timeSlot: timeSlot) { pmm, data, error in
+            resultHandler(error.map { .failure($0) }
+                          ?? .success(NFCFeliCaPollingResponse(manufactureParameter: pmm, requestData: data.isEmpty ? nil : data)))
+        }
     }
 
     @preconcurrency public func requestService(nodeCodeList: [Data], resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void) {
-        UnsupportedTagCommand.failResult(resultHandler)
+        requestService(nodeCodeList: nodeCodeList) { versions, error in resultHandler(error.map { .failure($0) } ?? .success(versions)) }
     }
 
     @preconcurrency public func requestServiceV2(nodeCodeList: [Data],
                                  resultHandler: @escaping @Sendable (Result<NFCFeliCaRequsetServiceV2Response, any Error>) -> Void) {
-        UnsupportedTagCommand.failResult(resultHandler)
+        requestServiceV2(nodeCodeList: nodeCodeList) { f1, f2, id, aes, des, error in
+            resultHandler(error.map { .failure($0) } ?? .success(NFCFeliCaRequsetServiceV2Response(
+                statusFlag1: f1, statusFlag2: f2, encryptionIdentifier: id,
+                nodeKeyVersionListAES: aes.isEmpty ? nil : aes, nodeKeyVersionListDES: des.isEmpty ? nil : des)))
+        }
     }
 
     @preconcurrency public func requestResponse(resultHandler: @escaping @Sendable (Result<Int, any Error>) -> Void) {
-        UnsupportedTagCommand.failResult(resultHandler)
+        requestResponse { mode, error in resultHandler(error.map { .failure($0) } ?? .success(mode)) }
     }
 
     @preconcurrency public func readWithoutEncryption(serviceCodeList: [Data], blockList: [Data],
                                       resultHandler: @escaping @Sendable (Result<(NFCFeliCaStatusFlag, [Data]), any Error>) -> Void) {
-        UnsupportedTagCommand.failResult(resultHandler)
+        readWithoutEncryption(serviceCodeList: serviceCodeList, blockList: blockList) { f1, f2, blocks, error in
+            resultHandler(error.map { .failure($0) } ?? .success((NFCFeliCaStatusFlag(statusFlag1: f1, statusFlag2: f2), blocks)))
+        }
     }
 
     @preconcurrency public func writeWithoutEncryption(serviceCodeList: [Data], blockList: [Data], blockData: [Data],
                                        resultHandler: @escaping @Sendable (Result<NFCFeliCaStatusFlag, any Error>) -> Void) {
-        UnsupportedTagCommand.failResult(resultHandler)
+        writeWithoutEncryption(serviceCodeList: serviceCodeList, blockList: blockList, blockData: blockData) { f1, f2, error in
+            resultHandler(error.map { .failure($0) } ?? .success(NFCFeliCaStatusFlag(statusFlag1: f1, statusFlag2: f2)))
+        }
     }
 
     @preconcurrency public func requestSystemCode(resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void) {
-        UnsupportedTagCommand.failResult(resultHandler)
+        requestSystemCode { codes, error in resultHandler(error.map { .failure($0) } ?? .success(codes)) }
     }
 
     @preconcurrency public func requestSpecificationVersion(
         resultHandler: @escaping @Sendable (Result<NFCFeliCaRequestSpecificationVersionResponse, any Error>) -> Void
     ) {
-        UnsupportedTagCommand.failResult(resultHandler)
+        requestSpecificationVersion { f1, f2, basic, option, error in
+            resultHandler(error.map { .failure($0) } ?? .success(NFCFeliCaRequestSpecificationVersionResponse(
+                statusFlag1: f1, statusFlag2: f2, basicVersion: basic, optionVersion: option)))
+        }
     }
 
     @preconcurrency public func resetMode(resultHandler: @escaping @Sendable (Result<NFCFeliCaStatusFlag, any Error>) -> Void) {
-        UnsupportedTagCommand.failResult(resultHandler)
+        resetMode { f1, f2, error in resultHandler(error.map { .failure($0) } ?? .success(NFCFeliCaStatusFlag(statusFlag1: f1, statusFlag2: f2))) }
     }
 
     @preconcurrency public func sendFeliCaCommand(commandPacket: Data, resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
-        UnsupportedTagCommand.failResult(resultHandler)
+        sendFeliCaCommand(commandPacket: commandPacket) { data, error in resultHandler(error.map { .failure($0) } ?? .success(data)) }
     }
+}
+
+/// A handler's value carried across the continuation (Core NFC's values are plain data).
+// @unchecked: the value is handed over once, from the handler to the awaiting task.
+struct UncheckedResult<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }

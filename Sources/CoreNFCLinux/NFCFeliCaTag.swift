@@ -16,12 +16,29 @@ public enum NFCFeliCaPollingTimeSlot: Int, Sendable {
     case max16 = 15
 }
 
-/// Core NFC's `NFCFeliCaTag`. Declared so iOS code that switches over every `NFCTag` case
-/// compiles; Linux readers never produce one (no FeliCa polling), so the commands below only
-/// exist as defaults that fail with `.readerErrorUnsupportedFeature`.
+/// Core NFC's `NFCFeliCaTag` (docs/tags-and-readers.md §9.5). Sessions hand out FeliCa cards found
+/// by readers that reach them (libnfc PN53x, PC/SC pass-through readers). The commands are
+/// requirements, so calls through `any NFCFeliCaTag` reach the session's tag; the defaults below
+/// (for types an app declares itself, such as test mocks) answer `.readerErrorUnsupportedFeature`.
+/// The async and iOS 14 `resultHandler:` forms are built on the completion-handler forms.
 public protocol NFCFeliCaTag: __NFCTag, NFCNDEFTag {
     var currentSystemCode: Data { get }
     var currentIDm: Data { get }
+
+    func polling(systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot,
+                 completionHandler: @escaping @Sendable (Data, Data, (any Error)?) -> Void)
+    func requestService(nodeCodeList: [Data], completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
+    func requestResponse(completionHandler: @escaping @Sendable (Int, (any Error)?) -> Void)
+    func readWithoutEncryption(serviceCodeList: [Data], blockList: [Data],
+                               completionHandler: @escaping @Sendable (Int, Int, [Data], (any Error)?) -> Void)
+    func writeWithoutEncryption(serviceCodeList: [Data], blockList: [Data], blockData: [Data],
+                                completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void)
+    func requestSystemCode(completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
+    func requestServiceV2(nodeCodeList: [Data],
+                          completionHandler: @escaping @Sendable (Int, Int, NFCFeliCaEncryptionId, [Data], [Data], (any Error)?) -> Void)
+    func requestSpecificationVersion(completionHandler: @escaping @Sendable (Int, Int, Data, Data, (any Error)?) -> Void)
+    func resetMode(completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void)
+    func sendFeliCaCommand(commandPacket: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
 }
 
 extension NFCFeliCaTag {
@@ -33,24 +50,12 @@ extension NFCFeliCaTag {
         UnsupportedTagCommand.fail { completionHandler(Data(), Data(), $0) }
     }
 
-    public func polling(systemCode: Data, requestCode: PollingRequestCode, timeSlot: PollingTimeSlot) async throws -> (Data, Data) {
-        throw UnsupportedTagCommand.error
-    }
-
     @preconcurrency public func requestService(nodeCodeList: [Data], completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler([], $0) }
     }
 
-    public func requestService(nodeCodeList: [Data]) async throws -> [Data] {
-        throw UnsupportedTagCommand.error
-    }
-
     @preconcurrency public func requestSystemCode(completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler([], $0) }
-    }
-
-    public func requestSystemCode() async throws -> [Data] {
-        throw UnsupportedTagCommand.error
     }
 
     @preconcurrency public func readWithoutEncryption(serviceCodeList: [Data], blockList: [Data],
@@ -58,25 +63,30 @@ extension NFCFeliCaTag {
         UnsupportedTagCommand.fail { completionHandler(0, 0, [], $0) }
     }
 
-    public func readWithoutEncryption(serviceCodeList: [Data], blockList: [Data]) async throws -> (Int, Int, [Data]) {
-        throw UnsupportedTagCommand.error
-    }
-
     @preconcurrency public func writeWithoutEncryption(serviceCodeList: [Data], blockList: [Data], blockData: [Data],
                                        completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler(0, 0, $0) }
-    }
-
-    public func writeWithoutEncryption(serviceCodeList: [Data], blockList: [Data], blockData: [Data]) async throws -> (Int, Int) {
-        throw UnsupportedTagCommand.error
     }
 
     @preconcurrency public func sendFeliCaCommand(commandPacket: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
         UnsupportedTagCommand.fail { completionHandler(Data(), $0) }
     }
 
-    public func sendFeliCaCommand(commandPacket: Data) async throws -> Data {
-        throw UnsupportedTagCommand.error
+    @preconcurrency public func requestServiceV2(nodeCodeList: [Data],
+                                 completionHandler: @escaping @Sendable (Int, Int, NFCFeliCaEncryptionId, [Data], [Data], (any Error)?) -> Void) {
+        UnsupportedTagCommand.fail { completionHandler(0, 0, .AES, [], [], $0) }
+    }
+
+    @preconcurrency public func requestResponse(completionHandler: @escaping @Sendable (Int, (any Error)?) -> Void) {
+        UnsupportedTagCommand.fail { completionHandler(0, $0) }
+    }
+
+    @preconcurrency public func requestSpecificationVersion(completionHandler: @escaping @Sendable (Int, Int, Data, Data, (any Error)?) -> Void) {
+        UnsupportedTagCommand.fail { completionHandler(0, 0, Data(), Data(), $0) }
+    }
+
+    @preconcurrency public func resetMode(completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void) {
+        UnsupportedTagCommand.fail { completionHandler(0, 0, $0) }
     }
 }
 

@@ -167,7 +167,8 @@ extension NFCNDEFReaderSession: SessionEngineHost {
             case .type2: return MiFareSessionTag(engine: engine, presence: presence, generation: generation)
             case .type4: return ISO7816SessionTag(engine: engine, presence: presence, generation: generation)
             case .type5: return ISO15693SessionTag(engine: engine, presence: presence, generation: generation)
-            case .felica, .lowFrequency, .other: return nil
+            case .feliCa: return FeliCaSessionTag(engine: engine, presence: presence, generation: generation, allowedSystemCodes: [])
+            case .lowFrequency, .other: return nil
             }
         }
     }

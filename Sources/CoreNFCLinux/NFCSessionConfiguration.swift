@@ -81,6 +81,12 @@ public struct NFCSessionConfiguration: Sendable {
     /// Application identifiers tried in order with SELECT when connecting to an ISO 7816 tag
     /// (iOS reads them from Info.plist); the first answered with 90 00 becomes `initialSelectedAID`.
     public var iso7816SelectIdentifiers: [[UInt8]] = []
+    /// FeliCa system codes (2 bytes each, no `FF`) a tag reader session polling `.iso18092` selects,
+    /// tried in order when connecting to a FeliCa card: iOS's Info.plist key
+    /// `com.apple.developer.nfc.readersession.felica.systemcodes` (docs/tags-and-readers.md §9.5).
+    /// Default: the environment variable `NFCTAP_FELICA_SYSTEM_CODES` (`12FC,0003`), else none.
+    public var feliCaSystemCodes: [[UInt8]] = NFCSessionConfiguration.feliCaSystemCodes(
+        fromList: ProcessInfo.processInfo.environment["NFCTAP_FELICA_SYSTEM_CODES"] ?? "") ?? []
     /// Read sessions also ask each tag what it is (product, capacity, writability) for
     /// `NFCTagReport.details`: a few more exchanges per tag.
     public var collectTagDetails: Bool = false
@@ -100,4 +106,15 @@ public struct NFCSessionConfiguration: Sendable {
     public var pausesBackgroundReading: Bool = true
 
     public init() {}
+
+    /// Parses `12FC,0003` (hex, separated by commas or spaces); nil when an entry is not 2 bytes
+    /// of hex or contains the wildcard byte `FF` (iOS refuses such a list).
+    public static func feliCaSystemCodes(fromList text: String) -> [[UInt8]]? {
+        var codes: [[UInt8]] = []
+        for entry in text.split(whereSeparator: { $0 == "," || $0 == " " }) {
+            guard entry.count == 4, let code = [UInt8](hex: String(entry)), code.count == 2, !code.contains(0xFF) else { return nil }
+            codes.append(code)
+        }
+        return codes
+    }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// Core NFC's `NFCTagReaderSession`: detects tags by technology and talks to them directly
 /// (APDUs to `.iso7816` tags, native commands to `.miFare` tags), NDEF included.
 open class NFCTagReaderSession: NFCReaderSession {
-    /// Apple's polling options, raw values included. Linux readers poll ISO 14443 only.
+    /// Apple's polling options, raw values included. Linux readers poll ISO 14443 and FeliCa (ISO 18092).
     public struct PollingOption: OptionSet, Sendable {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }
@@ -44,12 +44,20 @@ open class NFCTagReaderSession: NFCReaderSession {
     /// the tag leaving or the session ending.
     public var connectedTag: NFCTag? { engine.connectedTag?.asNFCTag }
 
-    /// Starts polling; without `.iso14443` or `.iso15693` in the polling option there is nothing
-    /// Linux readers can poll for and the session ends with `.readerErrorUnsupportedFeature`.
+    /// Starts polling; without `.iso14443`, `.iso15693` or `.iso18092` in the polling option there is
+    /// nothing Linux readers can poll for and the session ends with `.readerErrorUnsupportedFeature`.
+    /// `.iso18092` needs declared FeliCa system codes (`configuration.feliCaSystemCodes`), else the
+    /// session ends with `.readerErrorSecurityViolation`, as iOS does without the Info.plist list.
     open override func begin() {
-        guard pollingOption.contains(.iso14443) || pollingOption.contains(.iso15693) else {
+        guard pollingOption.contains(.iso14443) || pollingOption.contains(.iso15693) || pollingOption.contains(.iso18092) else {
             engine.invalidate(NFCReaderError(.readerErrorUnsupportedFeature,
-                                             message: "Linux readers poll ISO 14443 and ISO 15693 only; add .iso14443 or .iso15693 to the polling option"),
+                                             message: "Linux readers poll ISO 14443, ISO 15693 and FeliCa only; add .iso14443, .iso15693 or .iso18092 to the polling option"),
+                              byUser: false)
+            return
+        }
+        if pollingOption.contains(.iso18092), engine.configuration.feliCaSystemCodes.isEmpty {
+            engine.invalidate(NFCReaderError(.readerErrorSecurityViolation,
+                                             message: "polling .iso18092 needs FeliCa system codes (NFCTAP_FELICA_SYSTEM_CODES or configuration.feliCaSystemCodes)"),
                               byUser: false)
             return
         }
@@ -96,6 +104,9 @@ extension NFCTagReaderSession: SessionEngineHost {
             case .type2 where iso14443: return .miFare(MiFareSessionTag(engine: engine, presence: presence, generation: generation))
             case .type4 where iso14443: return .iso7816(ISO7816SessionTag(engine: engine, presence: presence, generation: generation))
             case .type5 where iso15693: return .iso15693(ISO15693SessionTag(engine: engine, presence: presence, generation: generation))
+            case .feliCa where pollingOption.contains(.iso18092):
+                return .feliCa(FeliCaSessionTag(engine: engine, presence: presence, generation: generation,
+                                                allowedSystemCodes: engine.configuration.feliCaSystemCodes))
             default: return nil
             }
         }

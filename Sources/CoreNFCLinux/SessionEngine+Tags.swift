@@ -243,6 +243,9 @@ extension SessionEngine {
             if let iso = tag as? ISO7816SessionTag, let apdu = link.apdu {
                 iso.selectInitialApplication(from: identifiers, over: apdu)
             }
+            if let feliCa = tag as? FeliCaSessionTag, let channel = link.feliCa, !feliCa.allowedSystemCodes.isEmpty {
+                feliCa.selectSystem(over: channel)
+            }
             guard operation.claim() else {
                 link.disconnect()
                 return nil

@@ -107,6 +107,25 @@ public final class LibNFCDevice: Sendable {
         return found > 0 ? Self.decode(target) : nil
     }
 
+    /// Wraps nfc_initiator_select_passive_target with NMT_FELICA (InListPassiveTarget BrTy 01 or
+    /// 02): one Polling with `payload` (`00 SC SC RC TSN`; docs/tags-and-readers.md §9.1).
+    /// Returns nil when no card answered.
+    /// - Throws: `LibNFCError`.
+    public func selectFeliCa(payload: [UInt8] = [0x00, 0xFF, 0xFF, 0x01, 0x00], kbps: Int = 212) throws -> LibNFCTarget? {
+        let h = try device()
+        guard let target = nfctap_target_new() else { throw LibNFCError.software }
+        defer { free(target) }
+        let found = try payload.withUnsafeBufferPointer { data in
+            try check(nfc_initiator_select_passive_target(h, nfctap_modulation_felica(kbps == 424 ? 0 : 1),
+                                                          data.baseAddress, data.count, target))
+        }
+        guard found > 0 else { return nil }
+        var idm = [UInt8](repeating: 0, count: 8), pmm = [UInt8](repeating: 0, count: 8), sc: [UInt8] = [0, 0]
+        var hasSystemCode: Int32 = 0
+        guard nfctap_target_felica(target, &idm, &pmm, &sc, &hasSystemCode) == 1 else { return nil }
+        return LibNFCTarget(feliCa: LibNFCFeliCaInfo(idm: idm, pmm: pmm, systemCode: hasSystemCode != 0 ? sc : [], kbps: kbps))
+    }
+
     private static func decode(_ target: UnsafePointer<nfc_target>) -> LibNFCTarget? {
         var atqa: [UInt8] = [0, 0]
         var sak: UInt8 = 0

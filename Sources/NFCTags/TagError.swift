@@ -36,6 +36,8 @@ public enum TagError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An ISO 15693 tag answered with its error flag set; `code` is the ISO/IEC 15693-3 error code
     /// (`10` block not available, `12` block locked, …; docs/tags-and-readers.md §7.3).
     case iso15693(code: UInt8)
+    /// A FeliCa answer with status flag 1 other than `00` (docs/tags-and-readers.md §9.2).
+    case feliCaStatus(flag1: UInt8, flag2: UInt8)
 
     public var description: String {
         switch self {
@@ -55,6 +57,7 @@ public enum TagError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .pageRefused(page, sw1, sw2):
             return "the reader refused to read page \(page) (\(statusWordText(sw1, sw2)))"
         case let .iso15693(code): return "tag answered ISO 15693 error \(iso15693ErrorText(code))"
+        case let .feliCaStatus(flag1, flag2): return "the FeliCa card answered \(FeliCaStatusFlags(flag1, flag2))"
         }
     }
 }

@@ -31,11 +31,12 @@ public enum TagTechnology: String, Sendable, Hashable {
     case type4
     /// ISO 15693 (NFC-V): NFC Forum Type 5 (ICODE, ST25DV/TV, Tag-it; docs/tags-and-readers.md §7).
     case type5
-    /// FeliCa (JIS X 6319-4): the PC/SC standard byte `11` or card name `00 3B`.
-    case felica
+    /// FeliCa (NFC-F, NFC Forum Type 3): IDm/PMm from Polling, or the PC/SC standard byte `11` /
+    /// card name `00 3B` (docs/tags-and-readers.md §9).
+    case feliCa = "felica"
     /// A low-frequency card (< 135 kHz: EM4100, HID Prox, Hitag…), PC/SC standard byte `40`.
     case lowFrequency
-    /// Something else (MIFARE Classic, FeliCa, ...): reported, not read.
+    /// Something else (MIFARE Classic, ...): reported, not read.
     case other
 }
 
@@ -54,6 +55,8 @@ public struct DetectedTag: Hashable, Sendable {
     /// knows them: libnfc and the virtual backend do; PC/SC readers give only the ATR.
     public var atqa: [UInt8]?
     public var sak: UInt8?
+    /// For FeliCa cards: the Polling answer (IDm = `uid`, PMm, system code); nil otherwise.
+    public var feliCa: FeliCaIdentity?
 
     public init(reader: ReaderInfo, technology: TagTechnology, uid: [UInt8], atr: [UInt8],
                 historicalBytes: [UInt8] = [], presence: UInt64) {
@@ -63,6 +66,12 @@ public struct DetectedTag: Hashable, Sendable {
         self.atr = atr
         self.historicalBytes = historicalBytes
         self.presence = presence
+    }
+
+    /// A FeliCa card: `uid` is its IDm.
+    public init(reader: ReaderInfo, feliCa: FeliCaIdentity, atr: [UInt8], presence: UInt64) {
+        self.init(reader: reader, technology: .feliCa, uid: feliCa.idm, atr: atr, presence: presence)
+        self.feliCa = feliCa
     }
 }
 
@@ -113,6 +122,9 @@ public protocol TagConnection: AnyObject {
     /// ISO 15693 command channel for `.type5` tags; nil otherwise (and on readers that cannot
     /// reach one).
     var iso15693: ISO15693Link? { get }
+    /// FeliCa frame channel (`LEN CMD …` both ways, docs/tags-and-readers.md §9.2); nil for other
+    /// tags and for readers that cannot pass FeliCa frames.
+    var feliCa: Transceiver? { get }
     /// LED/buzzer feedback where the reader supports it; does nothing elsewhere.
     func signal(_ feedback: ReaderFeedback)
     /// Closes the connection. May block while an exchange is stuck: call it on the reader's lane.
@@ -128,6 +140,7 @@ public protocol TagConnection: AnyObject {
 extension TagConnection {
     public func abandon() {}
     public var iso15693: ISO15693Link? { nil }
+    public var feliCa: Transceiver? { nil }
 }
 
 /// Errors at the reader level, shared by every backend.

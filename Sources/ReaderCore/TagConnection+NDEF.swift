@@ -12,6 +12,13 @@ extension TagConnection {
         }
         if tag.technology == .lowFrequency {
             throw TagError.unsupported("NDEF on a low-frequency (125 kHz) card: it carries none")
+        if tag.technology == .feliCa {
+            guard let link = feliCa else {
+                throw TagError.unsupported("FeliCa on this reader (it cannot pass FeliCa commands)")
+            }
+            // PC/SC readers report the IDm only: Type3Tag's Polling for 12FC brings the PMm.
+            let identity = tag.feliCa ?? FeliCaIdentity(idm: tag.uid, pmm: [], systemCode: [])
+            return Type3Tag(feliCa: FeliCaTag(link: link, idm: identity.idm, pmm: identity.pmm, systemCode: identity.systemCode))
         }
         if let apdu { return Type4Tag(transceiver: apdu) }
         throw TagError.unsupported("NDEF on \(tag.technology.rawValue) tags")
@@ -57,6 +64,10 @@ public struct NDEFTagDetails: Sendable, Hashable {
             self.init(product: info.product.description, capacity: info.capacity,
                       status: info.capabilityContainer == nil ? .notSupported : info.isWritable ? .readWrite : .readOnly)
             iso15693 = info.systemInfo ?? ISO15693SystemInfo(uid: info.uid, blockSize: info.blockSize, blockCount: info.blockCount)
+        if let type3 = ops as? Type3Tag {
+            let product = type3.feliCa.product.description
+            guard let query = try? type3.queryNDEFStatus() else { self.init(product: product); return }
+            self.init(product: product, capacity: query.capacity, status: query.status)
             return
         }
         if let type4 = ops as? Type4Tag {

@@ -22,9 +22,11 @@ struct Readers: ParsableCommand {
             libnfc:<connstring>. --reader lists only the readers it names (a part of several names is \
             refused, exit 3). With --json, stdout is one JSON array: [{"name", "backend", "feedback", "tag": null or \
             {"technology", "atr", "uid", and "atqa", "sak" where the backend knows them (libnfc)}}] (bytes as \
-            upper-case hex). --explain adds, under each tag, what its ATR says (PC/SC Part 3 storage-card \
-            fields, and the matching entries of pcsc-tools' /usr/share/pcsc/smartcard_list.txt when \
-            installed); with --json as "explanation", an array of those lines. Exit 3 when no reader can be \
+            upper-case hex); a FeliCa card (technology "felica", uid = IDm) adds "pmm", "systemCode" and \
+            "product" when the reader polled them (libnfc). --explain adds, under each tag, what its ATR \
+            says (PC/SC Part 3 storage-card fields, and the matching entries of pcsc-tools' \
+            /usr/share/pcsc/smartcard_list.txt when installed); with --json as "explanation", an array of \
+            those lines. Exit 3 when no reader can be \
             listed (pcscd not running and no libnfc device) or none is attached (then the list is empty).
             """)
 
@@ -43,6 +45,10 @@ struct Readers: ParsableCommand {
             var atqa: String?
             var sak: String?
             var explanation: [String]?
+            /// FeliCa cards only (docs/tags-and-readers.md §9.4); left out when nil.
+            var pmm: String?
+            var systemCode: String?
+            var product: String?
         }
         var name: String
         var backend: String
@@ -63,7 +69,9 @@ struct Readers: ParsableCommand {
             backend = reader.backend.rawValue
             feedback = reader.supportsFeedback
             tag = detected.map { Tag(technology: $0.technology.rawValue, atr: $0.atr.hexString, uid: $0.uid.hexString,
-                                     atqa: $0.atqa?.hexString, sak: $0.sak.map { [$0].hexString }) }
+                                     atqa: $0.atqa?.hexString, sak: $0.sak.map { [$0].hexString },
+                                     pmm: $0.feliCa?.pmm.hexString, systemCode: $0.feliCa?.systemCode.hexString,
+                                     product: $0.feliCa?.product.description) }
             atrBytes = detected?.atr
         }
 

@@ -21,7 +21,7 @@ import Testing
 
     @Test func iclassAndFeliCaAreNamedOrOther() {
         #expect(Self.classify("3B 8F 80 01 80 4F 0C A0 00 00 03 06 0A 00 1A 00 00 00 00 78").technology == .other)
-        #expect(Self.classify("3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42").technology == .felica)
+        #expect(Self.classify("3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42").technology == .feliCa)
         // NTAG / Ultralight stays Type 2.
         #expect(Self.classify("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 68").technology == .type2)
     }

@@ -135,7 +135,7 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
         let slot = slot(for: connstring)
         do {
             let target = try slot.withDevice { device, state in
-                let found = try device.selectPassiveTarget()
+                let found = try device.selectAnyTarget()
                 state.target = found
                 return found
             }
@@ -147,6 +147,10 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
 
     func detected(_ target: LibNFCTarget, on slot: LibNFCReaderSlot) -> DetectedTag {
         let description = SynthesizedATR.describe(target)
+        if let feliCa = target.feliCa {
+            return DetectedTag(reader: slot.info, feliCa: FeliCaIdentity(idm: feliCa.idm, pmm: feliCa.pmm, systemCode: feliCa.systemCode),
+                               atr: description.atr, presence: nextPresence())
+        }
         var tag = DetectedTag(reader: slot.info, technology: description.technology, uid: target.uid,
                               atr: description.atr, historicalBytes: description.historical,
                               presence: nextPresence())
@@ -166,7 +170,8 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
         let target: LibNFCTarget
         do {
             target = try slot.withDevice { device, state in
-                let found = try device.selectPassiveTarget()
+                let known = state.target.flatMap { $0.uid == tag.uid ? $0 : nil }
+                let found = try known.map { try device.reselect($0) } ?? device.selectAnyTarget()
                 state.target = found
                 guard let found, found.uid == tag.uid else { throw ReaderError.tagGone }
                 state.connectionOpen = true

@@ -88,13 +88,13 @@ final class LibNFCMonitor: ReaderMonitor, Sendable {
                 if slotState.connectionOpen { return .busy }
                 if known != nil {
                     // The tag is gone when libnfc released it or its ping fails.
-                    guard slotState.target != nil, (try? device.targetIsPresent()) == true else {
+                    guard let target = slotState.target, (try? device.targetIsPresent(target)) == true else {
                         slotState.target = nil
                         return .left
                     }
                     return .unchanged
                 }
-                guard let target = try device.selectPassiveTarget() else { return .unchanged }
+                guard let target = try device.selectAnyTarget() else { return .unchanged }
                 slotState.target = target
                 return .arrived(target)
             }

@@ -4,11 +4,12 @@ import NFCTags
 import ReaderCore
 
 /// A connection to one tag on a libnfc device. ISO-DEP tags (SAK bit 0x20) get `apdu`,
-/// Type 2 tags (SAK 00) get `type2`. Every command takes the device lock for one exchange.
+/// Type 2 tags (SAK 00) get `type2`, FeliCa cards `feliCa`. Every command takes the device lock for one exchange.
 final class LibNFCTagConnection: TagConnection {
     let tag: DetectedTag
     let apdu: Transceiver?
     let type2: Type2Link?
+    let feliCa: Transceiver?
     private let slot: LibNFCReaderSlot
     private let exchanger: LibNFCExchanger
     private var open = true
@@ -16,10 +17,11 @@ final class LibNFCTagConnection: TagConnection {
     init(tag: DetectedTag, target: LibNFCTarget, slot: LibNFCReaderSlot, timeout: Duration) {
         self.tag = tag
         self.slot = slot
-        let exchanger = LibNFCExchanger(slot: slot, uid: target.uid, timeout: timeout)
+        let exchanger = LibNFCExchanger(slot: slot, target: target, timeout: timeout)
         self.exchanger = exchanger
         apdu = target.isISODEP ? LibNFCAPDUChannel(exchanger) : nil
-        type2 = (!target.isISODEP && target.sak == 0x00) ? LibNFCType2Link(exchanger) : nil
+        type2 = (target.feliCa == nil && !target.isISODEP && target.sak == 0x00) ? LibNFCType2Link(exchanger) : nil
+        feliCa = target.feliCa != nil ? LibNFCFeliCaChannel(exchanger) : nil
     }
 
     /// libnfc drives no LED or buzzer on a PN53x: this does nothing.
@@ -44,14 +46,15 @@ final class LibNFCTagConnection: TagConnection {
 /// One tag exchange through libnfc with the boundary's error translation.
 final class LibNFCExchanger {
     let slot: LibNFCReaderSlot
-    let uid: [UInt8]
+    let target: LibNFCTarget
+    var uid: [UInt8] { target.uid }
     let timeout: Duration
     /// Raised when the connection is abandoned: no more exchanges.
     let abandoned = AbandonFlag()
 
-    init(slot: LibNFCReaderSlot, uid: [UInt8], timeout: Duration) {
+    init(slot: LibNFCReaderSlot, target: LibNFCTarget, timeout: Duration) {
         self.slot = slot
-        self.uid = uid
+        self.target = target
         self.timeout = timeout
     }
 
@@ -66,9 +69,9 @@ final class LibNFCExchanger {
                 do {
                     return try body(device)
                 } catch let error as LibNFCError where error == .rfTransmission {
-                    let again = try? device.selectPassiveTarget()
+                    let again = try? device.reselect(target)
                     state.target = again
-                    guard let again, again.uid == uid else { throw TagError.tagLost }
+                    guard again != nil else { throw TagError.tagLost }
                     throw TagError.transport(code: error.rawValue,
                                              message: "\(error.message): the tag rejected the command or answered garbage")
                 }
@@ -99,5 +102,17 @@ final class LibNFCAPDUChannel: Transceiver {
             throw TagError.malformedReply("\(reply.count)-byte answer to an APDU has no status word")
         }
         return reply
+    }
+}
+
+/// FeliCa frames (`LEN CMD …`, docs/tags-and-readers.md §9.1) to a FeliCa card: libnfc sends them
+/// in InDataExchange and the PN53x adds the CRC.
+final class LibNFCFeliCaChannel: Transceiver {
+    private let exchanger: LibNFCExchanger
+
+    init(_ exchanger: LibNFCExchanger) { self.exchanger = exchanger }
+
+    func transceive(_ command: [UInt8]) throws -> [UInt8] {
+        try exchanger.transceive(command)
     }
 }

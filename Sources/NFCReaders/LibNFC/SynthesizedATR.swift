@@ -5,10 +5,11 @@ import ReaderCore
 /// (PC/SC Part 3 §3.1.3.2.3; docs/tags-and-readers.md §3).
 enum SynthesizedATR {
     /// `3B 8F 80 01 80 4F 0C A0 00 00 03 06 SS NN NN 00 00 00 00 TCK`: a storage card,
-    /// SS `03` = ISO 14443A part 3, NN NN the PC/SC card name.
-    static func storageCard(cardName: [UInt8]) -> [UInt8] {
+    /// SS `03` = ISO 14443A part 3 (`11` FeliCa 212, `12` 424; docs/tags-and-readers.md §9.1),
+    /// NN NN the PC/SC card name.
+    static func storageCard(cardName: [UInt8], standard: UInt8 = 0x03) -> [UInt8] {
         precondition(cardName.count == 2)
-        let body: [UInt8] = [0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03]
+        let body: [UInt8] = [0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, standard]
             + cardName + [0x00, 0x00, 0x00, 0x00]
         return [0x3B] + body + [checkCharacter(body)]
     }
@@ -48,6 +49,9 @@ enum SynthesizedATR {
 
     /// What the radio layer knows about a target: its technology, ATR and historical bytes.
     static func describe(_ target: LibNFCTarget) -> (technology: TagTechnology, atr: [UInt8], historical: [UInt8]) {
+        if let feliCa = target.feliCa {
+            return (.feliCa, storageCard(cardName: [0x00, 0x3B], standard: feliCa.kbps == 424 ? 0x12 : 0x11), [])
+        }
         if target.isISODEP {
             let historical = historicalBytes(atsWithoutLength: target.ats)
             return (.type4, isoDEP(historicalBytes: historical), historical)

@@ -23,7 +23,7 @@ struct ATRClassification: Equatable, Sendable {
             switch StorageCardTechnology(standard: standard, name: name) {
             case .iso14443A: return ATRClassification(technology: .type2, historicalBytes: [])
             case .iso15693: return ATRClassification(technology: .type5, historicalBytes: [])
-            case .felica: return ATRClassification(technology: .felica, historicalBytes: [])
+            case .felica: return ATRClassification(technology: .feliCa, historicalBytes: [])
             case .lowFrequency: return ATRClassification(technology: .lowFrequency, historicalBytes: [])
             case .mifareClassic, .iso14443B, .iclass, .other: return other
             }

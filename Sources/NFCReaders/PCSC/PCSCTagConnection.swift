@@ -38,7 +38,7 @@ public final class PCSCTagConnection: TagConnection {
     }
 
     public var apdu: Transceiver? {
-        tag.technology == .type2 ? nil : transceiver
+        tag.technology == .type2 || tag.technology == .feliCa ? nil : transceiver
     }
 
     /// For `.type5` tags: ISO 15693 frames through the transparent exchange, or block READ /
@@ -51,6 +51,12 @@ public final class PCSCTagConnection: TagConnection {
         return link
     }()
     private var madeVicinityLink: PCSCISO15693Link?
+    /// For FeliCa cards: frames through the reader's transparent exchange or ACR122U direct
+    /// transmit (docs/tags-and-readers.md §9.1); nil on readers with neither.
+    public private(set) lazy var feliCa: Transceiver? = {
+        guard tag.technology == .feliCa else { return nil }
+        return PCSCFeliCaChannel.make(reader: transceiver, profile: profile)
+    }()
 
     /// The reader's identity (`PCSCReaderRegistry`: firmware string of ACS readers, asked once per
     /// reader and process; else the name).

@@ -21,7 +21,9 @@ public enum StorageCardTechnology: Sendable, Hashable {
 
     public init(standard: UInt8, name: StorageCardName) {
         switch (standard, name) {
-        case (_, .felica), (0x11, _): self = .felica
+        // FeliCa 212/424 (SS 11/12); older ACS firmware says SS 03 with names F0 11 / F0 12
+        // (docs/tags-and-readers.md §9.1).
+        case (_, .felica), (0x11, _), (0x12, _), (_, .unknown(0xF011)), (_, .unknown(0xF012)): self = .felica
         case (0x40, _): self = .lowFrequency
         case (0x0B, _), (0x0C, _):
             // PicoPass / iCLASS names (00 17 … 00 20) under a 15693 standard byte.

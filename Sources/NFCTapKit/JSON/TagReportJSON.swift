@@ -29,8 +29,9 @@ package enum TagReportJSON {
         fields += [
             ("uid", .string(report.tag.uid.hexString)),
             ("type", .string(report.tag.technology.rawValue)),
-            ("product", details?.product.map(JSONValue.string) ?? .null),
+            ("product", (details?.product ?? FeliCaJSON.product(report.tag)).map(JSONValue.string) ?? .null),
         ]
+        fields += FeliCaJSON.fields(report.tag)
         // Only when the chip was not identified: the CC size's guess, never presented as the product.
         if let guess = details?.productGuess { fields.append(("productGuess", .string(guess))) }
         fields += [
@@ -65,6 +66,7 @@ package enum TagReportJSON {
         // The product names the type already ("NTAG213", "Type 4 (mapping 2.0)"); without it, the technology.
         var heading = details?.product
             ?? details?.productGuess.map { "\($0)-sized (from CC)" }
+            ?? FeliCaJSON.product(report.tag)
             ?? (report.tag.technology == .type4 ? "Type 4 tag" : report.tag.technology == .type2 ? "Type 2 tag"
                 : report.tag.technology == .type5 ? "ISO 15693 tag" : "Tag")
         heading += " UID \(report.tag.uid.hexString(separator: ":")) on \(report.tag.reader.name)"

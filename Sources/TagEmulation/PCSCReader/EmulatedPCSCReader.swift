@@ -290,6 +290,12 @@ public final class EmulatedPCSCReader: Sendable {
             guard args.first == 0x01, let reply = tag.respond(to: Array(args.dropFirst())) else { return [0xD5, 0x41, 0x01] }
             return [0xD5, 0x41, 0x00] + reply
         case 0x4A: // InListPassiveTarget (re-selects the tag)
+            if let card = tag as? VirtualFeliCaCard {
+                // FeliCa (BrTy 01/02, payload = Polling; docs/tags-and-readers.md §9.1): NbTg, Tg, POL_RES.
+                guard args.count == 7, args[1] == 0x01 || args[1] == 0x02,
+                      let response = card.respond(to: [0x06] + args[2...]) else { return [0xD5, 0x4B, 0x00] }
+                return [0xD5, 0x4B, 0x01, 0x01] + response
+            }
             tag.activate()
             var target: [UInt8] = [0x01] + tag.atqa + [tag.sak, UInt8(tag.uid.count)] + tag.uid
             if let ats = tag.ats { target += ats }

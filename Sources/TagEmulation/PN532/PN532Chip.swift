@@ -194,12 +194,25 @@ final class PN532Chip: @unchecked Sendable {
         let code = Command.inListPassiveTarget + 1
         guard args.count >= 2 else { return .syntaxError }
         selected = false
+        // BrTy 01/02 = FeliCa 212/424 kbps (docs/tags-and-readers.md §9.1).
+        if args[1] == 0x01 || args[1] == 0x02 { return feliCaPolling(Array(args.dropFirst(2))) }
         // BrTy 00 = 106 kbps type A; the optional initiator data is a UID to select.
-        guard args[1] == 0x00, let tag, tagInField else { return .reply([code, 0x00]) }
+        guard args[1] == 0x00, let tag, !(tag is VirtualFeliCaCard), tagInField else { return .reply([code, 0x00]) }
         let wanted = Array(args.dropFirst(2))
         if !wanted.isEmpty && wanted != tag.uid { return .reply([code, 0x00]) }
         activate()
         return .reply([code, 0x01] + targetData(tag))
+    }
+
+    /// InListPassiveTarget for FeliCa: the payload `00 SC SC RC TSN` is the Polling command;
+    /// the answer is `4B 01 | 01 | POL_RES` (POL_RES with its LEN byte).
+    private func feliCaPolling(_ payload: [UInt8]) -> Outcome {
+        let code = Command.inListPassiveTarget + 1
+        guard payload.count == 5, payload[0] == 0x00 else { return .syntaxError }
+        guard let card = tag as? VirtualFeliCaCard, tagInField,
+              let response = card.respond(to: [0x06] + payload) else { return .reply([code, 0x00]) }
+        selected = true
+        return .reply([code, 0x01, 0x01] + response)
     }
 
     private func inAutoPoll(_ args: [UInt8]) -> Outcome {
@@ -216,7 +229,7 @@ final class PN532Chip: @unchecked Sendable {
 
     /// The InAutoPoll answer when a tag of a requested type is in the field.
     private func autoPollAnswer(_ types: [UInt8]) -> [UInt8]? {
-        guard let tag, tagInField else { return nil }
+        guard let tag, tagInField, !(tag is VirtualFeliCaCard) else { return nil }
         // Target types: 0x00 generic 106 kbps A, 0x10 MIFARE, 0x20 ISO 14443-4A.
         let type: UInt8
         if tag.sak & 0x20 != 0, types.contains(0x20) { type = 0x20 }
@@ -269,6 +282,12 @@ final class PN532Chip: @unchecked Sendable {
         let code = Command.inCommunicateThru + 1
         // Nothing to send (libnfc's barcode probe sends no bits): nothing answers.
         guard !args.isEmpty, selected, let tag else { return .reply([code, Status.timeout]) }
+        if tag is VirtualFeliCaCard {
+            // FeliCa frames (with their LEN byte) travel as they are; the chip handles the FeliCa CRC.
+            let reply = plan.exchange(args) { [fieldOn] f in fieldOn ? tag.respond(to: f) : nil }
+            guard let reply else { return .reply([code, Status.timeout]) }
+            return .reply([code, Status.ok] + reply)
+        }
         var frame = args
         if hostAppendsCRC {
             // The host sent CRC_A: a tag ignores a frame whose CRC_A is wrong.

@@ -30,6 +30,12 @@ public enum VirtualTagCatalog {
         Preset(name: "type4-v1", summary: "legacy Type 4 tag (NDEF application v1)") { VirtualType4Tag.smallMessage(version: .v1) },
         Preset(name: "type4-v3", summary: "Type 4 tag (CC v3.0, ENLEN) with a 40 KB message") { VirtualType4Tag.largeMessage(version: .v3, size: 40_000) },
         Preset(name: "type4-readonly", summary: "read-only Type 4 tag") { VirtualType4Tag.readOnly(version: .v2) },
+        Preset(name: "felica-lite-s", summary: "FeliCa Lite-S (Type 3) with a URI; PC/SC needs a pass-through --profile") {
+            VirtualFeliCaCard.liteS(ndef: try NDEFMessage(records: [.uri("https://github.com/nfctap")]).encoded())
+        },
+        Preset(name: "felica-transit", summary: "FeliCa Standard shaped like a transit card (systems 0003, FE00; no keys)") {
+            VirtualFeliCaCard.transitCard()
+        },
     ]
 
     public static func preset(named name: String) -> Preset? { presets.first { $0.name == name } }

@@ -84,6 +84,10 @@ public final class VirtualReaderBackend: ReaderBackend, Sendable {
                 presence: state.nextPresence)
             detected.atqa = tag.atqa
             detected.sak = tag.sak
+            if let card = tag as? VirtualFeliCaCard {
+                // As the libnfc backend reports it after Polling the wildcard system.
+                detected = DetectedTag(reader: state.slots[i].info, feliCa: card.identity, atr: detected.atr, presence: state.nextPresence)
+            }
             state.slots[i].present = detected
             return detected
         }
@@ -228,6 +232,7 @@ final class VirtualTagConnection: TagConnection {
     let apdu: Transceiver?
     let type2: Type2Link?
     let iso15693: ISO15693Link?
+    let feliCa: Transceiver?
     private weak var backend: VirtualReaderBackend?
     private let reader: EmulatedPCSCReader
     private let abandoned = AbandonFlag()
@@ -246,6 +251,8 @@ final class VirtualTagConnection: TagConnection {
         // The reader's own link: its `recover` re-presents the tag as SCardReconnect does.
         type2 = tag.technology == .type2 ? reader.type2Link(over: transceiver) : nil
         iso15693 = tag.technology == .type5 ? try? PCSCISO15693Link(transceiver: transceiver, profile: reader.profile, uid: tag.uid) : nil
+        // FeliCa frames as the reader's profile passes them (ACR122U direct transmit, else FF C2).
+        feliCa = tag.technology == .feliCa ? PCSCFeliCaChannel.make(reader: transceiver, profile: reader.profile) : nil
     }
 
     func signal(_ feedback: ReaderFeedback) {
