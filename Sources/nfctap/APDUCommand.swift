@@ -53,8 +53,6 @@ struct APDUCommand: ParsableCommand {
     func run() throws {
         let commands = try apdus.map(Self.parse)
         let run = APDURun(commands: commands, json: json, timeout: timeout, readers: readerOptions)
-        if case let .failure(error) = run.run() {
-            Self.fail(error)
-        }
+        if case let .failure(error) = run.run() { throw error }
     }
 }

@@ -92,12 +92,12 @@ final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
     private func output(command: [UInt8], data: [UInt8], sw1: UInt8, sw2: UInt8) {
         let text: String
         if json {
-            text = JSONValue.object([
+            text = JSONDocument.line(.object([
                 ("apdu", .string(command.hexString)),
                 ("data", .string(data.hexString)),
                 ("sw", .string([sw1, sw2].hexString)),
                 ("status", .string(statusWordText(sw1, sw2))),
-            ]).jsonText
+            ]))
         } else {
             let reply = data.isEmpty ? statusWordText(sw1, sw2) : data.hexString(separator: " ") + " " + statusWordText(sw1, sw2)
             text = "> \(command.hexString(separator: " "))\n< \(reply)"

@@ -50,8 +50,6 @@ struct Scan: ParsableCommand {
 
     func run() throws {
         let run = ScanRun(json: json, multi: multi, timeout: timeout, readers: readerOptions)
-        if case let .failure(error) = run.run() {
-            Self.fail(error)
-        }
+        if case let .failure(error) = run.run() { throw error }
     }
 }

@@ -23,8 +23,10 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, Sendable {
         var lastFailure: NFCTagReport?
     }
 
-    /// Also held while a tag is printed, so outputs never interleave.
     private let state = Mutex(State())
+    /// Where reports are formatted and printed, in order: the command's own queue, never the
+    /// reader lane that read the tag (the report handler only decides and hands the value over).
+    private let outputQueue = DispatchQueue(label: "nfctap.scan.output")
 
     init(json: Bool, multi: Bool, timeout: Double, readers: ReaderOptions) {
         self.json = json
@@ -38,6 +40,9 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, Sendable {
     func run() -> ScanOutcome.Decision {
         var configuration = DeskSession.configuration(timeout: timeout, readers: readers, prompt: prompt)
         configuration.collectTagDetails = true
+        // One read: the first complete report ends the scan, so a batch of several readers'
+        // tags would report the same one later.
+        if !multi { configuration.batchWindow = .zero }
         configuration.tagReportHandler = { [self] report in handle(report) }
         let session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false,
                                            configuration: configuration, environment: readers.environment)
@@ -59,6 +64,7 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, Sendable {
 
     func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
         state.withLock { $0.endSession = nil }
+        outputQueue.sync {}  // every report handed over is printed before the command ends
         let error = error as? NFCReaderError ?? NFCReaderError(.readerTransceiveErrorTagResponseError, message: "\(error)")
         let byUser = error.code == .readerSessionInvalidationErrorUserCanceled
         let fallback: ScanOutcome.Decision
@@ -104,8 +110,8 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, Sendable {
     }
 
     private func output(_ report: NFCTagReport) {
-        let text = json ? TagReportJSON.object(report).jsonText : TagReportJSON.lines(report).joined(separator: "\n")
-        state.withLock { _ in
+        outputQueue.async { [json, prompt] in
+            let text = json ? JSONDocument.line(TagReportJSON.object(report)) : TagReportJSON.lines(report).joined(separator: "\n")
             prompt.clear()
             print(text)
             StandardOutput.flush()

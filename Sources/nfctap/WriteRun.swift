@@ -135,14 +135,14 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     private func report(capacity: Int, tag: (uid: [UInt8], type: String, reader: String)?) {
         let text: String
         if json {
-            text = JSONValue.object([
+            text = JSONDocument.line(.object([
                 ("written", .int(message.bytes.count)),
                 ("capacity", .int(capacity)),
                 ("locked", .bool(lock)),
                 ("uid", tag.map { .string($0.uid.hexString) } ?? .null),
                 ("type", tag.map { .string($0.type) } ?? .null),
                 ("reader", tag.map { .string($0.reader) } ?? .null),
-            ]).jsonText
+            ]))
         } else {
             var line = "Wrote \(message.bytes.count) bytes (\(message.summary))"
             if let tag { line += " to UID \(tag.uid.hexString(separator: ":")) on \(tag.reader)" }
