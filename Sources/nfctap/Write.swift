@@ -49,7 +49,7 @@ struct Write: ParsableCommand {
     func run() throws {
         let message: WriteMessage
         message = try WriteMessage(uri: uri, text: text, language: language ?? "en", mime: mime, file: file, ndefFile: ndefFile)
-        let run = WriteRun(message: message, lock: lock, json: json, timeout: timeout, readers: readerOptions)
+        let run = WriteRun(message: message, lock: lock, json: json, timeout: timeout, readers: readerOptions.desk)
         if case let .failure(error) = run.run() { throw error }
     }
 }

@@ -7,7 +7,7 @@ public struct CLIError: Error, CustomStringConvertible, Sendable {
     public var message: String
     public var status: Int32
 
-    package init(_ message: String, status: Int32) {
+    package init(_ message: String, status: Int32 = ExitStatus.failure) {
         self.message = message
         self.status = status
     }

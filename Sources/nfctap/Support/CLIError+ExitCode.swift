@@ -4,7 +4,7 @@ import NFCTapKit
 
 extension CLIError {
     /// A failure with the message the user sees and the documented exit code.
-    init(_ message: String, exit: ExitCode = NFCTapExit.failure) {
+    init(_ message: String, exit: ExitCode) {
         self.init(message, status: exit.rawValue)
     }
 
