@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT", "RecordOutput"]),
         // The application's logic without daemons: kiosk configuration and log, inventory output, agent taps, soak verdicts.
         .testTarget(name: "NFCTapKitTests", dependencies: ["NFCTapKit", "CoreNFCLinux", "ReaderCore", "NDEF", "DesktopIntegration",
-                                                           "RecordOutput", "Fleet"]),
+                                                           "RecordOutput", "Fleet", "TagEmulation"]),
         // Ring 3 (system): real pcscd + vpcd, libnfc + PN532 emulator, BlueZ mock, the CLI as a user runs it
         // (the built `nfctap` binary, found by path: see SystemEnvironment.cliPath).
         // Started by scripts/test.sh; each suite is skipped with a clear reason when its daemon is absent.

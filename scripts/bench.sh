@@ -91,7 +91,7 @@ echo
 # binds its ports on every address, and the virtual cards must reach them from the same namespace.
 echo "### 1b. APDUs per command through pcscd + vpcd (CLI paths), minimum in brackets"
 echo
-echo "Minimum: the PC/SC monitor's UID read + the library's own operations on one fresh connection"
+echo "Minimum: the PC/SC monitor's UID read + the library's own operations on the tap's one connection"
 echo "(generic PC/SC reader: Type 2 by 16-byte READ BINARY). write = query + write + read back."
 echo
 log "section 1b: CLI paths and tap latency through pcscd"
@@ -109,6 +109,11 @@ NFCTAP_TEST_RUN_DIR="$RUN/section-1b" BIN="$BIN" NFCTAP="$NFCTAP" unshare --net 
         echo "**Tap → callback through pcscd + vpcd, by part** (N taps of a Type 4 tag, default session configuration)"
         echo
         "$BIN" tap-latency
+        echo
+        echo "**Tap → output, nfctap vs a straightforward pyscard reader** (both on this two-reader pcscd + vpcd;"
+        echo "from the vpcd card connecting to the first line on stdout; Benchmarks/peers/pyscard_tap.py)"
+        echo
+        "$BIN" tap-to-output "$PWD/.build/release/nfctap" "$PWD/Benchmarks/peers/pyscard_tap.py"
     else
         echo "not run: the private pcscd did not start ($(tail -n 1 "$NFCTAP_TEST_RUN_DIR/pcscd-start.log"))"
     fi

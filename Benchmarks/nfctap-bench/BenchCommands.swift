@@ -27,6 +27,8 @@ func runSubcommandIfAsked() {
     case "read-libnfc": readThroughLibNFC(connstring: rest.first ?? "", rounds: rest.dropFirst().first.flatMap(Int.init) ?? 5)
     case "cli-paths": cliPathTable(nfctap: rest.first ?? "")
     case "tap-latency": printTable(sessionLatencyBenchmarkRows())
+    case "tap-to-output": tapToOutputTable(nfctap: rest.first ?? "", pyscard: rest.dropFirst().first ?? "")
+    case "exit-after-invalidate": exitAfterInvalidate(afterRead: rest.first == "--read")
     case "idle-pcsc": idleCPU(backend: PCSCBackend(), seconds: rest.first.flatMap(Double.init) ?? 15)
     case "fleet":  // PORT [records] [stations] [records per station] [latency samples] (FleetBenchmark.swift)
         fleetBenchmark(port: rest.first.flatMap(Int.init) ?? 1883, records: rest.dropFirst().first.flatMap(Int.init) ?? 20_000,

@@ -33,8 +33,12 @@ open class NFCNDEFMessage: NSObject, NSSecureCoding, NSCopying {
     /// Decodes NDEF bytes read from a tag (relaxed mode: what real tags need). Used by the session layer.
     /// - Throws: `NDEFError` when the bytes cannot be decoded even leniently.
     package static func decodeFromTag(_ bytes: [UInt8]) throws -> NFCNDEFMessage {
-        let message = try NDEFMessage(bytes: bytes, mode: .relaxed)
-        return NFCNDEFMessage(records: message.records.map(NFCNDEFPayload.init))
+        NFCNDEFMessage(decoded: try NDEFMessage(bytes: bytes, mode: .relaxed))
+    }
+
+    /// Core NFC's message for one the session decoded (no parsing: the records are copied over).
+    package convenience init(decoded message: NDEFMessage) {
+        self.init(records: message.records.map(NFCNDEFPayload.init))
     }
 
     // MARK: NSObject

@@ -108,6 +108,13 @@ extension NFCNDEFReaderSession: SessionEngineHost {
         deliver { [self] in ndefDelegate?.readerSessionDidBecomeActive(self) }
     }
 
+    /// A single read reports the first tag with a message whether or not others came with it
+    /// (tags are read in arrival order), so it reports a lone tag at once; a multi-read delegate
+    /// gets one batch's messages, and a read-write delegate one batch's tags, together.
+    var batchingChangesResult: Bool {
+        !(invalidateAfterFirstRead && mode != .readWrite)
+    }
+
     func engine(_ engine: SessionEngine, didDetect batch: [TagPresence]) {
         switch mode {
         case .readOnly:
@@ -190,7 +197,7 @@ extension NFCNDEFReaderSession: SessionEngineHost {
         for (presence, outcome) in results {
             switch outcome {
             case let .message(message):
-                engine.emit(.ndefRead(message, from: presence.detected))
+                engine.emit(.ndefRead(NFCNDEFMessage(decoded: message), from: presence.detected))
             case let .skipped(error):
                 engine.emit(.readFailed(presence.detected, error))
             case let .failed(error):
@@ -213,7 +220,7 @@ extension NFCNDEFReaderSession: SessionEngineHost {
         var lost: NFCReaderError?
         for (_, outcome) in results {
             switch outcome {
-            case let .message(message): messages.append(message)
+            case let .message(message): messages.append(NFCNDEFMessage(decoded: message))
             case .skipped: break
             case let .failed(error): lost = lost ?? error
             }

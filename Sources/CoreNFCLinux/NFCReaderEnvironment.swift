@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCTags
 import ReaderCore
 import Synchronization
@@ -19,7 +20,7 @@ public struct NFCReaderEnvironment: Sendable {
     public var slot: NFCSessionSlot
 
     /// NDEF bytes read from a tag → message (relaxed decoding). Replaceable for tests.
-    var decodeMessage: @Sendable ([UInt8]) throws -> NFCNDEFMessage = { try NFCNDEFMessage.decodeFromTag($0) }
+    var decodeMessage: @Sendable ([UInt8]) throws -> NDEFMessage = { try NDEFMessage(bytes: $0, mode: .relaxed) }
     /// Message → NDEF bytes for writing. Replaceable for tests.
     var encodeMessage: @Sendable (NFCNDEFMessage) throws -> [UInt8] = { try $0.encodedBytes() }
 

@@ -5,35 +5,45 @@ import ReaderCore
 /// Linux addition: what a read session found on one tag, whether or not it held a message.
 /// Emitted as `NFCSessionEvent.tagReport` for every tag read, and handed to
 /// `NFCSessionConfiguration.tagReportHandler` before the reader's LED/buzzer confirms the tap.
-// @unchecked: `message` is an `NFCNDEFMessage`, a mutable open class (as on iOS), made for this report and not kept by the session.
-public struct NFCTagReport: @unchecked Sendable {
+///
+/// A plain value: the bytes read are decoded once (by the session that read them, or by `init`),
+/// and Apple's `NFCNDEFMessage` is built from that decoding only when `message` is asked for.
+public struct NFCTagReport: Sendable {
     public var tag: DetectedTag
     /// Product, capacity, writability (when `NFCSessionConfiguration.collectTagDetails`).
     public var details: NDEFTagDetails?
     /// The NDEF bytes read: empty for an empty NDEF message, nil when nothing was read.
-    /// Setting them decodes `ndefMessage` again.
-    public var ndefBytes: [UInt8]? {
-        didSet { (ndefMessage, ndefDecodingError) = Self.decode(ndefBytes) }
-    }
-    /// The decoded message (nil when empty, not NDEF, or malformed).
-    public var message: NFCNDEFMessage?
+    public let ndefBytes: [UInt8]?
     /// Linux: `ndefBytes` decoded once as the pure `NDEF.NDEFMessage`, in relaxed mode (what real
     /// tags need, `NDEF.DecodingMode`): nil when nothing was read, the message is empty, or it is
     /// malformed (then `ndefDecodingError` says why).
-    public private(set) var ndefMessage: NDEFMessage?
+    public let ndefMessage: NDEFMessage?
     /// Linux: why non-empty `ndefBytes` did not decode (an `NDEFError` with its byte offset); nil otherwise.
-    public private(set) var ndefDecodingError: (any Error)?
+    public let ndefDecodingError: (any Error)?
     /// Why nothing (or nothing usable) was read.
     public var error: NFCReaderError?
 
-    public init(tag: DetectedTag, details: NDEFTagDetails? = nil, ndefBytes: [UInt8]? = nil,
-                message: NFCNDEFMessage? = nil, error: NFCReaderError? = nil) {
+    /// A report of `ndefBytes`, decoded here (relaxed mode).
+    public init(tag: DetectedTag, details: NDEFTagDetails? = nil, ndefBytes: [UInt8]? = nil, error: NFCReaderError? = nil) {
+        let (message, failure) = Self.decode(ndefBytes)
+        self.init(tag: tag, details: details, ndefBytes: ndefBytes, decoded: message, decodingError: failure, error: error)
+    }
+
+    /// A report of bytes the session already decoded.
+    init(tag: DetectedTag, details: NDEFTagDetails?, ndefBytes: [UInt8]?, decoded: NDEFMessage?,
+         decodingError: (any Error)?, error: NFCReaderError?) {
         self.tag = tag
         self.details = details
         self.ndefBytes = ndefBytes
-        self.message = message
+        self.ndefMessage = decoded
+        self.ndefDecodingError = decodingError
         self.error = error
-        (ndefMessage, ndefDecodingError) = Self.decode(ndefBytes)
+    }
+
+    /// The decoded message as Core NFC's class (nil when empty, not NDEF, or malformed), made on
+    /// each call from `ndefMessage`.
+    public var message: NFCNDEFMessage? {
+        ndefMessage.map(NFCNDEFMessage.init(decoded:))
     }
 
     /// Relaxed decoding of the bytes read; an empty message is no message and no error.

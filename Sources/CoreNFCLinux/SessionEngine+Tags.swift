@@ -1,10 +1,12 @@
 import Foundation
+import NDEF
 import NFCTags
 import ReaderCore
 
 /// What reading one tag in a read-only session gave.
 enum TagReadOutcome {
-    case message(NFCNDEFMessage)
+    /// Decoded once; Core NFC's `NFCNDEFMessage` is made from it where a delegate or event needs one.
+    case message(NDEFMessage)
     /// Nothing to deliver: not NDEF, empty, or not decodable. The session goes on.
     case skipped(NFCReaderError)
     /// The read failed (tag gone, reader busy).
@@ -86,8 +88,7 @@ extension SessionEngine {
         runOnLane(presence, work: { [self] operation in
             readOnLane(presence, operation: operation)
         }, expired: { [self] error in
-            var report = NFCTagReport(tag: detected)
-            report.error = error
+            let report = NFCTagReport(tag: detected, error: error)
             // After the session ended nobody waits for the report.
             if phase == .active { conclude(report, outcome: .failed(error), link: nil) }
             return .failed(error)
@@ -96,12 +97,10 @@ extension SessionEngine {
 
     /// The lane's part of `readMessage`; nil when the operation was settled elsewhere meanwhile.
     private func readOnLane(_ presence: TagPresence, operation: TagOperation) -> TagReadOutcome? {
-        var report = NFCTagReport(tag: presence.detected)
         guard presence.detected.technology != .other else {
             let error = NFCReaderError(.readerErrorUnsupportedFeature, message: "not an NFC Forum Type 2 or Type 4 tag")
-            report.error = error
             guard operation.claim() else { return nil }
-            conclude(report, outcome: .skipped(error), link: nil)
+            conclude(NFCTagReport(tag: presence.detected, error: error), outcome: .skipped(error), link: nil)
             return .skipped(error)
         }
         let link: any TagConnection
@@ -109,14 +108,13 @@ extension SessionEngine {
             link = try connectRetryingWhileBusy(presence, operation: operation)
         } catch {
             let failure = NFCReaderError.from(error, during: .read)
-            report.error = failure
             guard operation.claim() else { return nil }
-            conclude(report, outcome: .failed(failure), link: nil)
+            conclude(NFCTagReport(tag: presence.detected, error: failure), outcome: .failed(failure), link: nil)
             return .failed(failure)
         }
         defer { link.disconnect() }
         operation.attach(link)
-        let outcome = read(link, into: &report)
+        let (outcome, report) = read(link, tag: presence.detected)
         guard operation.claim() else { return nil }
         conclude(report, outcome: outcome, link: link)
         return outcome
@@ -137,7 +135,8 @@ extension SessionEngine {
         }
     }
 
-    private func read(_ link: any TagConnection, into report: inout NFCTagReport) -> TagReadOutcome {
+    /// Reads the tag's NDEF bytes and decodes them, once: the outcome and the report share the decoding.
+    private func read(_ link: any TagConnection, tag: DetectedTag) -> (TagReadOutcome, NFCTagReport) {
         let ops: any NDEFTagOperations
         let bytes: [UInt8]
         var made: (any NDEFTagOperations)?
@@ -151,33 +150,29 @@ extension SessionEngine {
                 // An ISO 15693 label without NDEF (library, asset) is still named: chip, no capacity.
                 if configuration.collectTagDetails, let type5 = made as? Type5Tag { report.details = NDEFTagDetails(describing: type5) }
                 let skipped = NFCReaderError(error, during: .read)
-                report.error = skipped
-                return .skipped(skipped)
+                return (.skipped(skipped), NFCTagReport(tag: tag, error: skipped))
             default:
                 let failure = NFCReaderError(error, during: .read)
-                report.error = failure
-                return .failed(failure)
+                return (.failed(failure), NFCTagReport(tag: tag, error: failure))
             }
         } catch {
             let failure = NFCReaderError.from(error, during: .read)
-            report.error = failure
-            return .failed(failure)
+            return (.failed(failure), NFCTagReport(tag: tag, error: failure))
         }
-        report.ndefBytes = bytes
-        if configuration.collectTagDetails { report.details = NDEFTagDetails(describing: ops) }
+        let details = configuration.collectTagDetails ? NDEFTagDetails(describing: ops) : nil
         guard !bytes.isEmpty else {
             let empty = NFCReaderError(.ndefReaderSessionErrorZeroLengthMessage, message: "the tag holds an empty NDEF message")
-            report.error = empty
-            return .skipped(empty)
+            return (.skipped(empty), NFCTagReport(tag: tag, details: details, ndefBytes: bytes, decoded: nil,
+                                                  decodingError: nil, error: empty))
         }
         do {
             let message = try environment.decodeMessage(bytes)
-            report.message = message
-            return .message(message)
+            return (.message(message), NFCTagReport(tag: tag, details: details, ndefBytes: bytes, decoded: message,
+                                                    decodingError: nil, error: nil))
         } catch {
             let malformed = NFCReaderError(.readerTransceiveErrorTagResponseError, message: "malformed NDEF message: \(error)")
-            report.error = malformed
-            return .skipped(malformed)
+            return (.skipped(malformed), NFCTagReport(tag: tag, details: details, ndefBytes: bytes, decoded: nil,
+                                                      decodingError: error, error: malformed))
         }
     }
 

@@ -19,14 +19,22 @@ protocol SessionEngineHost: AnyObject {
     func engine(_ engine: SessionEngine, didDetect batch: [TagPresence])
     /// The session ended; called exactly once.
     func engine(_ engine: SessionEngine, didInvalidateWith error: NFCReaderError)
+    /// Whether gathering tags into one batch can change what the session reports (engine queue).
+    /// A single-read session reads the first tag with a message either way: it reports at once.
+    var batchingChangesResult: Bool { get }
+}
+
+extension SessionEngineHost {
+    var batchingChangesResult: Bool { true }
 }
 
 /// The state machine shared by every session class: readers, tag presence, batching, polling,
 /// the time limit, connections, one invalidation. The state machine runs on one serial queue that
 /// never waits for a tag: every tag exchange runs on its reader's lane (`ReaderLane`) under the
 /// operation deadline, so a stuck card holds only its own reader (SessionEngine+Lanes.swift).
-/// State read from other threads sits behind `state`.
-// @unchecked: the `var`s below `state` are confined to the serial `queue` (the engine queue).
+/// State read from other threads sits behind `state`; what the engine queue owns sits in
+/// `confined`, which traps when touched from any other context.
+// @unchecked: `host` (weak) is set once before `begin()`; all other mutable state is in `state` (a Mutex) or `confined` (QueueBound).
 final class SessionEngine: @unchecked Sendable {
     enum Phase { case idle, starting, active, invalidated }
 
@@ -60,26 +68,73 @@ final class SessionEngine: @unchecked Sendable {
     weak var host: (any SessionEngineHost)?
     let state: Mutex<State>
 
-    // Engine-queue state.
-    private var retainedHost: (any SessionEngineHost)?
-    private var monitors: [any ReaderMonitor] = []
-    /// The backends being monitored, held while the session runs: the monitor callbacks hold
-    /// them weakly, and an environment may make fresh backends for each session.
-    private var monitoredBackends: [any ReaderBackend] = []
-    private var readers: [String: (info: ReaderInfo, backend: any ReaderBackend)] = [:]
-    private var present: [TagPresence] = []
-    private var pending: [TagPresence] = []
-    private var pollingPaused = false
-    private var batchTimer: (any NFCScheduledAction)?
-    private var batchQueued = false
-    private var limitTimer: (any NFCScheduledAction)?
-    var connection: ActiveConnection?
-    /// The shared lock that pauses `nfctap agent` while this session runs (BackgroundReadingPause.swift).
-    private var backgroundReadingHold: NFCBackgroundReading.Hold?
-    /// Tag operations running on reader lanes, with what ends each early (engine queue).
-    var inFlight: [ObjectIdentifier: (operation: TagOperation, expire: (NFCReaderError) -> Void)] = [:]
-    /// Counts `connect(to:)` calls: only the latest one's connection is kept (engine queue).
-    var connectRequests = 0
+    /// What the engine owns on its queue: every access checks that it runs there (`QueueBound`).
+    struct Confined {
+        var retainedHost: (any SessionEngineHost)?
+        var monitors: [any ReaderMonitor] = []
+        /// The backends being monitored, held while the session runs: the monitor callbacks hold
+        /// them weakly, and an environment may make fresh backends for each session.
+        var monitoredBackends: [any ReaderBackend] = []
+        var readers: [String: (info: ReaderInfo, backend: any ReaderBackend)] = [:]
+        var present: [TagPresence] = []
+        var pending: [TagPresence] = []
+        var pollingPaused = false
+        var batchTimer: (any NFCScheduledAction)?
+        var batchQueued = false
+        var limitTimer: (any NFCScheduledAction)?
+        var connection: ActiveConnection?
+        /// The shared lock that pauses `nfctap agent` while this session runs (BackgroundReadingPause.swift).
+        var backgroundReadingHold: NFCBackgroundReading.Hold?
+        /// Tag operations running on reader lanes, with what ends each early.
+        var inFlight: [ObjectIdentifier: (operation: TagOperation, expire: (NFCReaderError) -> Void)] = [:]
+        /// Counts `connect(to:)` calls: only the latest one's connection is kept.
+        var connectRequests = 0
+    }
+
+    private let confined: QueueBound<Confined>
+
+    private var retainedHost: (any SessionEngineHost)? {
+        get { confined.value.retainedHost } set { confined.value.retainedHost = newValue }
+    }
+    private var monitors: [any ReaderMonitor] {
+        get { confined.value.monitors } set { confined.value.monitors = newValue }
+    }
+    private var monitoredBackends: [any ReaderBackend] {
+        get { confined.value.monitoredBackends } set { confined.value.monitoredBackends = newValue }
+    }
+    private var readers: [String: (info: ReaderInfo, backend: any ReaderBackend)] {
+        get { confined.value.readers } set { confined.value.readers = newValue }
+    }
+    private var present: [TagPresence] {
+        get { confined.value.present } set { confined.value.present = newValue }
+    }
+    private var pending: [TagPresence] {
+        get { confined.value.pending } set { confined.value.pending = newValue }
+    }
+    private var pollingPaused: Bool {
+        get { confined.value.pollingPaused } set { confined.value.pollingPaused = newValue }
+    }
+    private var batchTimer: (any NFCScheduledAction)? {
+        get { confined.value.batchTimer } set { confined.value.batchTimer = newValue }
+    }
+    private var batchQueued: Bool {
+        get { confined.value.batchQueued } set { confined.value.batchQueued = newValue }
+    }
+    private var limitTimer: (any NFCScheduledAction)? {
+        get { confined.value.limitTimer } set { confined.value.limitTimer = newValue }
+    }
+    var connection: ActiveConnection? {
+        get { confined.value.connection } set { confined.value.connection = newValue }
+    }
+    private var backgroundReadingHold: NFCBackgroundReading.Hold? {
+        get { confined.value.backgroundReadingHold } set { confined.value.backgroundReadingHold = newValue }
+    }
+    var inFlight: [ObjectIdentifier: (operation: TagOperation, expire: (NFCReaderError) -> Void)] {
+        get { confined.value.inFlight } set { confined.value.inFlight = newValue }
+    }
+    var connectRequests: Int {
+        get { confined.value.connectRequests } set { confined.value.connectRequests = newValue }
+    }
     /// Serializes `tagReportHandler` calls, which come from several reader lanes.
     let reportLock = Mutex(())
 
@@ -87,6 +142,7 @@ final class SessionEngine: @unchecked Sendable {
         self.sessionQueue = sessionQueue
         self.environment = environment
         self.state = Mutex(State(configuration: configuration))
+        self.confined = QueueBound(Confined(), on: queue)
     }
 
     var configuration: NFCSessionConfiguration { state.withLock { $0.configuration } }
@@ -159,6 +215,7 @@ final class SessionEngine: @unchecked Sendable {
                     self.queue.async { self.handle(event, from: backend) }
                 }
                 monitors.append(monitor)
+                MonitorsAtExit.track(monitor)  // stopped before the C libraries' teardown if the app exits now
                 monitoredBackends.append(backend)
             } catch {
                 failures.append(error)
@@ -279,8 +336,9 @@ final class SessionEngine: @unchecked Sendable {
         guard batchTimer == nil, !batchQueued else { return }
         let window = configuration.batchWindow
         // A reader holds one tag at a time (one PC/SC card per slot, one libnfc target): with a
-        // single reader the batch cannot grow, so waiting out the window would only add latency.
-        if window <= .zero || readers.count <= 1 {
+        // single reader the batch cannot grow, so waiting out the window would only add latency;
+        // nor is it waited for when a larger batch would report the same (a single read).
+        if window <= .zero || readers.count <= 1 || host?.batchingChangesResult == false {
             // No window: the batch holds every event already queued (the readers' initial report).
             batchQueued = true
             queue.async { [weak self] in
@@ -391,7 +449,10 @@ final class SessionEngine: @unchecked Sendable {
         limitTimer = nil
         batchTimer = nil
         pending = []
-        for monitor in monitors { monitor.stop() }
+        for monitor in monitors {
+            monitor.stop()
+            MonitorsAtExit.untrack(monitor)
+        }
         monitors = []
         monitoredBackends = []
         // Nothing here waits for a tag: a stuck exchange is abandoned and its connection closes

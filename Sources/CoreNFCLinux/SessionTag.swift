@@ -79,7 +79,7 @@ class SessionTag: NSObject, NFCNDEFTag, @unchecked Sendable {
                 throw NFCReaderError(.ndefReaderSessionErrorZeroLengthMessage, message: "the tag holds an empty NDEF message")
             }
             do {
-                return try decode(bytes)
+                return NFCNDEFMessage(decoded: try decode(bytes))
             } catch {
                 throw NFCReaderError(.readerTransceiveErrorTagResponseError, message: "malformed NDEF message: \(error)")
             }

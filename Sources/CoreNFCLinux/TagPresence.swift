@@ -1,16 +1,27 @@
 import NFCTags
 import ReaderCore
+import Synchronization
 
 /// One arrival of a tag on a reader the session uses, from `tagArrived` to `tagLeft`.
-// @unchecked: `isPresent` is guarded by the engine's `state` Mutex (read with the phase and generation);
-// `reportedGeneration` is engine-queue only; the rest is immutable.
-final class TagPresence: @unchecked Sendable {
+/// `isPresent` is written under the engine's `state` Mutex (so it reads consistently with the
+/// phase and generation there); `reportedGeneration` is the engine queue's.
+final class TagPresence: Sendable {
     let detected: DetectedTag
     let backend: any ReaderBackend
+    private let present = Atomic(true)
+    private let reported = Mutex<Int?>(nil)
+
     /// False once the tag left, its reader went away or the session ended.
-    var isPresent = true
+    var isPresent: Bool {
+        get { present.load(ordering: .acquiring) }
+        set { present.store(newValue, ordering: .releasing) }
+    }
+
     /// The polling generation in which the tag was last reported; nil = not yet.
-    var reportedGeneration: Int?
+    var reportedGeneration: Int? {
+        get { reported.withLock { $0 } }
+        set { reported.withLock { $0 = newValue } }
+    }
 
     init(detected: DetectedTag, backend: any ReaderBackend) {
         self.detected = detected

@@ -3,7 +3,7 @@ import NFCTags
 import Foundation
 import Synchronization
 
-/// The thread one reader's tag I/O runs on (docs/architecture.md, "Sessions").
+/// The thread one reader's tag I/O runs on (docs/architecture.md, "Threads and queues").
 ///
 /// Every blocking exchange with a tag (connect, APDUs, disconnect) runs on its reader's lane, never
 /// on a session's state queue, so a card that stops answering holds only its own reader: other

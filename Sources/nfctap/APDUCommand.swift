@@ -52,9 +52,7 @@ struct APDUCommand: ParsableCommand {
 
     func run() throws {
         let commands = try apdus.map(Self.parse)
-        let run = APDURun(commands: commands, json: json, timeout: timeout, readers: readerOptions)
-        if case let .failure(error) = run.run() {
-            Self.fail(error)
-        }
+        let run = APDURun(commands: commands, json: json, timeout: timeout, readers: readerOptions.desk)
+        if case let .failure(error) = run.run() { throw error }
     }
 }

@@ -51,20 +51,15 @@ struct Decode: ParsableCommand {
             let message = try NDEFMessage(bytes: try readInput(), mode: mode)
             if json {
                 let object = try NDEFJSON.message(message, mode: mode, extraFields: TagSpecificDetails.jsonFields(for: message))
-                print(object.jsonText)
+                print(JSONDocument.line(object))
             } else {
                 for line in try NDEFText.lines(message, mode: mode) + TagSpecificDetails.lines(for: message) { print(line) }
             }
         } catch let error as DecodeInputError {
-            Self.fail(error.description)
+            throw CLIError(error.description)
         } catch let error as NDEFError {
-            Self.fail(NDEFText.safe(error.description))
+            throw CLIError(NDEFText.safe(error.description))
         }
-    }
-
-    /// Writes `nfctap: error: …` to stderr and exits with status 1.
-    static func fail(_ message: String) -> Never {
-        fail(CLIError(message))
     }
 
     private func readInput() throws -> [UInt8] {

@@ -75,11 +75,7 @@ struct Emulate: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            try emulate()
-        } catch let error as CLIError {
-            Self.fail(error)
-        }
+        try emulate()
     }
 
     private func emulate() throws {

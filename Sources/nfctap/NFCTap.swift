@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import NFCTapKit
 
 @main
@@ -33,4 +34,34 @@ struct NFCTap: ParsableCommand {
             Agent.self,
         ]
     )
+
+    /// Parses, runs, and ends the process the one way every command ends: errors printed once as
+    /// `nfctap: error: …` (argument errors too, with the usage), help and version on stdout, and a
+    /// failed write to stdout turning success into exit 1 (`CommandEnd`).
+    static func main() {
+        Foundation.exit(CommandEnd.status(after: run(Array(CommandLine.arguments.dropFirst()))))
+    }
+
+    /// Runs the command `arguments` name; its exit status.
+    static func run(_ arguments: [String]) -> Int32 {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            return ExitStatus.ok
+        } catch let error as CLIError {
+            Stderr.line(CLIError.line(error.message))
+            return error.status
+        } catch {
+            let code = exitCode(for: error)
+            let text = fullMessage(for: error)
+            if code == .success {
+                if !text.isEmpty { print(text) }  // --help, --version
+            } else if !text.isEmpty {
+                // ArgumentParser's "Error: …" in the one format, its usage lines after it.
+                let message = text.hasPrefix("Error: ") ? String(text.dropFirst("Error: ".count)) : text
+                Stderr.line(CLIError.line(message))
+            }
+            return code.rawValue
+        }
+    }
 }

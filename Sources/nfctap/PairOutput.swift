@@ -13,7 +13,7 @@ struct PairOutput {
 
     func finish() {
         guard json else { return }
-        print(JSONValue.object(fields).jsonText)
+        print(JSONDocument.line(.object(fields)))
         StandardOutput.flush()
     }
 

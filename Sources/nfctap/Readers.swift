@@ -20,11 +20,11 @@ struct Readers: ParsableCommand {
             PC/SC readers come from pcscd; libnfc devices when named in LIBNFC_DEVICE or \
             /etc/nfc/libnfc.conf (device.connstring) or as --reader libnfc:<connstring>, listed as \
             libnfc:<connstring>. --reader lists only the readers it names (a part of several names is \
-            refused, exit 3). With --json, stdout is one JSON array: [{"name", "backend", "feedback", "tag": null or \
-            {"technology", "atr", "uid", and "atqa", "sak" where the backend knows them (libnfc)}}] (bytes as \
-            upper-case hex); a FeliCa card (technology "felica", uid = IDm) adds "pmm", "systemCode" and \
-            "product" when the reader polled them (libnfc). --explain adds, under each tag, what its ATR \
-            says (PC/SC Part 3 storage-card fields, and the matching entries of pcsc-tools' \
+            refused, exit 3). With --json, stdout is one JSON array: [{"schemaVersion", "name", "backend", "feedback", \
+            "tag": null or {"technology", "atr", "uid", and "atqa", "sak" where the backend knows them (libnfc)}}], \
+            keys in that order (bytes as upper-case hex); a FeliCa card (technology "felica", uid = IDm) adds \
+            "pmm", "systemCode" and "product" when the reader polled them (libnfc). --explain adds, under each \
+            tag, what its ATR says (PC/SC Part 3 storage-card fields, and the matching entries of pcsc-tools' \
             /usr/share/pcsc/smartcard_list.txt when installed); with --json as "explanation", an array of \
             those lines. Exit 3 when no reader can be \
             listed (pcscd not running and no libnfc device) or none is attached (then the list is empty).
@@ -36,9 +36,9 @@ struct Readers: ParsableCommand {
 
     @OptionGroup var readerOptions: ReaderOptions
 
-    /// One line of the output.
-    struct Entry: Encodable {
-        struct Tag: Encodable {
+    /// One reader of the output.
+    struct Entry {
+        struct Tag {
             var technology: String
             var atr: String
             var uid: String
@@ -54,7 +54,7 @@ struct Readers: ParsableCommand {
         var backend: String
         var feedback: Bool
         var tag: Tag?
-        /// The reader itself, for `--reader` (not encoded).
+        /// The reader itself, for `--reader` (not printed).
         var reader: ReaderInfo
         /// The tag's ATR, for `--explain` (not encoded: `tag.atr` carries it).
         var atrBytes: [UInt8]?
@@ -75,14 +75,24 @@ struct Readers: ParsableCommand {
             atrBytes = detected?.atr
         }
 
-        // `tag` is written as null when absent, so every entry has the same keys.
-        enum CodingKeys: String, CodingKey { case name, backend, feedback, tag }
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(name, forKey: .name)
-            try c.encode(backend, forKey: .backend)
-            try c.encode(feedback, forKey: .feedback)
-            try c.encode(tag, forKey: .tag)
+        /// The keys in the order the help text gives; `tag` is null when absent, so every entry
+        /// has the same keys.
+        var json: JSONValue {
+            .object([
+                ("name", .string(name)),
+                ("backend", .string(backend)),
+                ("feedback", .bool(feedback)),
+                ("tag", tag.map { tag in
+                    var fields: [(String, JSONValue)] = [("technology", .string(tag.technology)), ("atr", .string(tag.atr)),
+                                                         ("uid", .string(tag.uid))]
+                    // Present only where the backend knows them (left out, not null).
+                    let optional: [(String, String?)] = [("atqa", tag.atqa), ("sak", tag.sak), ("pmm", tag.pmm),
+                                                         ("systemCode", tag.systemCode), ("product", tag.product)]
+                    fields += optional.compactMap { key, value in value.map { (key, JSONValue.string($0)) } }
+                    if let explanation = tag.explanation { fields.append(("explanation", .array(explanation.map { .string($0) }))) }
+                    return .object(fields)
+                } ?? .null),
+            ])
         }
     }
 
@@ -100,8 +110,7 @@ struct Readers: ParsableCommand {
         }
         entries += Self.libnfcEntries(adding: readerOptions.libnfcDevices)
         if let pcscProblem, entries.isEmpty {
-            Stderr.line("nfctap: \(pcscProblem)")
-            throw NFCTapExit.noReader
+            throw CLIError("\(pcscProblem)", exit: NFCTapExit.noReader)
         }
         if !readerOptions.readers.isEmpty {
             // `--reader`: the same rule as every command; a part of several names is refused.
@@ -110,13 +119,12 @@ struct Readers: ParsableCommand {
             do {
                 chosen = try ReaderSelection.select(readerOptions.readers, from: attached)
             } catch {
-                Stderr.line("nfctap: \(error)")
-                throw NFCTapExit.noReader
+                throw CLIError("\(error)", exit: NFCTapExit.noReader)
             }
             guard !chosen.isEmpty else {
                 let wanted = readerOptions.readers.map { "\"\($0)\"" }.joined(separator: " or ")
-                Stderr.line("nfctap: no reader matches \(wanted) (attached: \(attached.map(\.name).joined(separator: ", ")))")
-                throw NFCTapExit.noReader
+                throw CLIError("no reader matches \(wanted) (attached: \(attached.map(\.name).joined(separator: ", ")))",
+                               exit: NFCTapExit.noReader)
             }
             entries = entries.filter { chosen.contains($0.reader) }
         }
@@ -128,9 +136,7 @@ struct Readers: ParsableCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            print(JSONString.hardened(json: String(decoding: try encoder.encode(entries), as: UTF8.self)))
+            print(JSONDocument.line(.array(entries.map(\.json))))
         } else {
             for e in entries {
                 let tag = e.tag.map { "\($0.technology) tag, UID \($0.uid.isEmpty ? "unknown" : $0.uid), ATR \($0.atr)" } ?? "no tag"
@@ -140,11 +146,10 @@ struct Readers: ParsableCommand {
         }
         if let pcscProblem {
             // libnfc readers were listed; say why PC/SC ones may be missing.
-            Stderr.line("nfctap: PC/SC: \(pcscProblem)")
+            Stderr.line("nfctap: warning: PC/SC: \(pcscProblem)")
         }
         if entries.isEmpty {
-            Stderr.line("nfctap: \(ReaderError.noReaders)")
-            throw NFCTapExit.noReader
+            throw CLIError("\(ReaderError.noReaders)", exit: NFCTapExit.noReader)
         }
     }
 

@@ -52,9 +52,7 @@ struct Scan: ParsableCommand {
     }
 
     func run() throws {
-        let run = ScanRun(json: json, multi: multi, timeout: timeout, readers: readerOptions)
-        if case let .failure(error) = run.run() {
-            Self.fail(error)
-        }
+        let run = ScanRun(json: json, multi: multi, timeout: timeout, readers: readerOptions.desk)
+        if case let .failure(error) = run.run() { throw error }
     }
 }

@@ -49,14 +49,8 @@ struct Write: ParsableCommand {
 
     func run() throws {
         let message: WriteMessage
-        do {
-            message = try WriteMessage(uri: uri, text: text, language: language ?? "en", mime: mime, file: file, ndefFile: ndefFile)
-        } catch let error as CLIError {
-            Self.fail(error)
-        }
-        let run = WriteRun(message: message, lock: lock, json: json, timeout: timeout, readers: readerOptions)
-        if case let .failure(error) = run.run() {
-            Self.fail(error)
-        }
+        message = try WriteMessage(uri: uri, text: text, language: language ?? "en", mime: mime, file: file, ndefFile: ndefFile)
+        let run = WriteRun(message: message, lock: lock, json: json, timeout: timeout, readers: readerOptions.desk)
+        if case let .failure(error) = run.run() { throw error }
     }
 }

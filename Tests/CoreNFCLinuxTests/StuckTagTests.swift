@@ -9,7 +9,7 @@ import Testing
 
 /// A card that stops answering while it stays in the field (endless waiting-time extensions): it
 /// holds only its own reader. Each reader's I/O runs on its own lane under the operation deadline,
-/// so other readers, the session clock and invalidation go on (docs/architecture.md, "Sessions").
+/// so other readers, the session clock and invalidation go on (docs/architecture.md, "Threads and queues").
 /// Reader names are unique to this suite: lanes are process-wide, one per reader.
 @Suite("Stuck tags: per-reader I/O, operation deadline, prompt session end")
 struct StuckTagTests {

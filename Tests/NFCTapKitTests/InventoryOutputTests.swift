@@ -14,7 +14,7 @@ struct InventoryOutputTests {
     @Test("a JSON Lines record, byte for byte")
     func jsonLine() {
         #expect(InventoryFormat.jsonl.encode(Self.record) == """
-            {"seq":7,"time":"2023-11-14T22:13:20.250Z","uid":"04102030405001","type":"type2","product":"NTAG213",\
+            {"schemaVersion":1,"seq":7,"time":"2023-11-14T22:13:20.250Z","uid":"04102030405001","type":"type2","product":"NTAG213",\
             "reader":"Desk A","summary":"https://example.com/a","zebraSerial":null,"duplicate":true,"error":null}
 
             """)

@@ -5,7 +5,7 @@ import Testing
 /// `nfctap decode` run as a user runs it: arguments, stdin, files, stdout, stderr, exit status.
 @Suite struct DecodeCLITests {
     static let uriHex = "D1010C55046578616D706C652E636F6D"  // https://example.com
-    static let uriJSON = #"{"records":[{"tnf":1,"type":"U","id":"","payload":"046578616D706C652E636F6D","uri":"https://example.com"}]}"# + "\n"
+    static let uriJSON = #"{"schemaVersion":1,"records":[{"tnf":1,"type":"U","id":"","payload":"046578616D706C652E636F6D","uri":"https://example.com"}]}"# + "\n"
 
     @Test func hexArgumentPrintsOneLinePerRecord() throws {
         let r = try runCLI(["decode", Self.uriHex])
@@ -69,7 +69,7 @@ import Testing
         #expect(strict.stderr == "nfctap: error: 2 bytes after the end of the NDEF message (offset 6)\n")
         let relaxed = try runCLI(["decode", "--relaxed", "--json", "D101025524610000"])
         #expect(relaxed.status == 0)
-        #expect(relaxed.stdout == #"{"records":[{"tnf":1,"type":"U","id":"","payload":"2461","uri":"a"}]}"# + "\n")
+        #expect(relaxed.stdout == #"{"schemaVersion":1,"records":[{"tnf":1,"type":"U","id":"","payload":"2461","uri":"a"}]}"# + "\n")
         let strictPayload = try runCLI(["decode", "D10102552461"])
         #expect(strictPayload.stderr == "nfctap: error: invalid \"U\" record payload at offset 0: unknown URI identifier code 0x24\n")
     }
@@ -78,7 +78,7 @@ import Testing
         // Text [en]: ESC [ 3 1 m, quote, backslash, tab, "é" (C3 A9), NUL.
         let r = try runCLI(["decode", "--json", "D1 01 0E 54 02 65 6E 1B 5B 33 31 6D 22 5C 09 C3 A9 00"])
         #expect(r.status == 0)
-        #expect(r.stdout == #"{"records":[{"tnf":1,"type":"T","id":"","payload":"02656E1B5B33316D225C09C3A900","text":"\u001b[31m\"\\\té\u0000","language":"en"}]}"# + "\n")
+        #expect(r.stdout == #"{"schemaVersion":1,"records":[{"tnf":1,"type":"T","id":"","payload":"02656E1B5B33316D225C09C3A900","text":"\u001b[31m\"\\\té\u0000","language":"en"}]}"# + "\n")
         let human = try runCLI(["decode", "D1 01 0E 54 02 65 6E 1B 5B 33 31 6D 22 5C 09 C3 A9 00"])
         #expect(human.stdout == #"1: Text [en] "\u{1B}[31m\"\\\u{9}é\u{0}""# + "\n")
     }
@@ -94,7 +94,7 @@ import Testing
         let first = #"{"tnf":2,"type":"application/json","id":"","payload":""# + payload.hexString
             + #"","mime":"application/json","json":{"a":null,"b":[1,true]}}"#
         let second = #"{"tnf":5,"type":"","id":"FF","idFormat":"hex","payload":""}"#
-        #expect(r.stdout == #"{"records":["# + first + "," + second + "]}\n")
+        #expect(r.stdout == #"{"schemaVersion":1,"records":["# + first + "," + second + "]}\n")
     }
 
     @Test func smartPosterNestsItsRecords() throws {
@@ -102,7 +102,7 @@ import Testing
         let hex = "D1 02 1C 53 70  91 01 08 55 04 6E 66 63 2E 6F 72 67  11 01 05 54 02 65 6E 48 69  51 03 01 61 63 74 02"
         let r = try runCLI(["decode", "--json", hex])
         #expect(r.status == 0)
-        #expect(r.stdout.hasPrefix(#"{"records":[{"tnf":1,"type":"Sp","id":"","payload":"#))
+        #expect(r.stdout.hasPrefix(#"{"schemaVersion":1,"records":[{"tnf":1,"type":"Sp","id":"","payload":"#))
         #expect(r.stdout.hasSuffix(#""uri":"https://nfc.org","records":[{"tnf":1,"type":"U","id":"","payload":"046E66632E6F7267","uri":"https://nfc.org"},{"tnf":1,"type":"T","id":"","payload":"02656E4869","text":"Hi","language":"en"},{"tnf":1,"type":"act","id":"","payload":"02"}],"action":2}]}"# + "\n"))
         let human = try runCLI(["decode", hex])
         #expect(human.stdout == """

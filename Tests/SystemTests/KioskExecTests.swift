@@ -119,7 +119,7 @@ struct KioskExecTests {
         await kiosk.tap(try KioskTags.uri("https://example.com/c", uid: 3), expectTap: 3)
         await kiosk.stop()
         let stdin = try String(contentsOfFile: dir.appendingPathComponent("stdin-04112233445501").path, encoding: .utf8)
-        #expect(stdin.hasPrefix("{\"records\":[{") && stdin.hasSuffix("}\n"))
+        #expect(stdin.hasPrefix("{\"schemaVersion\":1,\"records\":[{") && stdin.hasSuffix("}\n"))
         #expect(try String(contentsOfFile: dir.appendingPathComponent("env-04112233445501").path, encoding: .utf8)
                 == "Kiosk Reader A|$HOME;|`x`")
         #expect(kiosk.feedback == [.success, .failure, .failure])

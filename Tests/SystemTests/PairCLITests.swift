@@ -43,7 +43,7 @@ extension BlueZSystemTests {
             let r = try pair(["--handler", "bluez", "--timeout", "20", "--json"], bus: mock)
             withExtendedLifetime(tag) {}
             #expect(r.status == 0, "\(r.stderr)")
-            #expect(r.stdout == #"{"printer":"# + Self.zq320Printer + #","handler":"bluez","result":{"outcome":"paired","address":"CC:78:AB:3E:BA:E0","transport":"classic","adapter":"hci0","device":"/org/bluez/hci0/dev_CC_78_AB_3E_BA_E0","discovered":false,"trusted":true,"connected":true,"deviceInformation":null}}"# + "\n")
+            #expect(r.stdout == #"{"schemaVersion":1,"printer":"# + Self.zq320Printer + #","handler":"bluez","result":{"outcome":"paired","address":"CC:78:AB:3E:BA:E0","transport":"classic","adapter":"hci0","device":"/org/bluez/hci0/dev_CC_78_AB_3E_BA_E0","discovered":false,"trusted":true,"connected":true,"deviceInformation":null}}"# + "\n")
             #expect(try mock.property(Self.zq320Device, "org.bluez.Device1", "Paired") == .bool(true))
             #expect(try mock.property(Self.zq320Device, "org.bluez.Device1", "Trusted") == .bool(true))
             #expect(try mock.calls(Self.zq320Device, "Pair").count == 1)
@@ -98,7 +98,7 @@ extension BlueZSystemTests {
             let message = "Pair CC:78:AB:3E:BA:E0: the printer refused the pairing keys (org.bluez.Error.AuthenticationFailed: refused by test); remove the old pairing on both sides (`bluetoothctl remove CC:78:AB:3E:BA:E0`; on the printer, reset its Bluetooth settings) and try again; if bluetooth.authentication is on, pass its PIN"
             #expect(r.status == 1)
             #expect(r.stderr.hasSuffix("nfctap: error: \(message)\n"))
-            #expect(r.stdout == #"{"printer":"# + Self.zq320Printer + #","handler":"bluez","error":"# + "\"\(message)\"}\n")
+            #expect(r.stdout == #"{"schemaVersion":1,"printer":"# + Self.zq320Printer + #","handler":"bluez","error":"# + "\"\(message)\"}\n")
             #expect(try mock.property(Self.zq320Device, "org.bluez.Device1", "Trusted") == .bool(false))
         }
 

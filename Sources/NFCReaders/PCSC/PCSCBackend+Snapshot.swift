@@ -39,28 +39,44 @@ extension PCSCBackend {
     /// without a UID instead of holding the caller — the monitor thread, which watches every reader.
     /// The query left behind ends on the lane when the driver lets go; later work on that reader
     /// waits behind it under its own deadlines.
+    ///
+    /// The connection that read the UID stays open (`PCSCParkedCards`) for the read of the same
+    /// tap, so a tap costs one `SCardConnect`; a query that ran past `limit` closes its own.
     static func detectTag(info: ReaderInfo, atr: [UInt8], readUID: Bool = true,
                           limit: TimeInterval = detectionLimit) -> DetectedTag? {
         // A reader this process leaves alone (`--reader` names another): no exchange at all.
         guard readUID else { return unidentified(info: info, atr: atr) }
         final class Outcome: Sendable {
-            let tag = Mutex<DetectedTag?>(nil)
+            /// The tag found, and whether the caller stopped waiting for it.
+            let state = Mutex<(tag: DetectedTag??, gaveUp: Bool)>((nil, false))
             let done = DispatchSemaphore(value: 0)
         }
         let outcome = Outcome()
         ReaderLane.lane(for: info).async {
-            let tag: DetectedTag? = if let context = try? Context() {
-                detectTag(context, info: info, atr: atr)
-            } else {
-                unidentified(info: info, atr: atr)
+            guard let context = try? Context() else {
+                outcome.state.withLock { $0.tag = .some(unidentified(info: info, atr: atr)) }
+                outcome.done.signal()
+                return
             }
-            outcome.tag.withLock { $0 = tag }
+            let found = identify(context, info: info, atr: atr)
+            let kept = outcome.state.withLock { state -> Bool in
+                guard !state.gaveUp else { return false }
+                state.tag = .some(found?.tag)
+                return true
+            }
+            if let found, let card = found.card {
+                if kept { PCSCParkedCards.shared.park(card, for: found.tag) } else { try? card.disconnect(.leave) }
+            }
             outcome.done.signal()
         }
-        guard outcome.done.wait(timeout: .now() + limit) == .success else {
-            return unidentified(info: info, atr: atr)
+        let answered = outcome.done.wait(timeout: .now() + limit) == .success
+        let tag = outcome.state.withLock { state -> DetectedTag?? in
+            if !answered { state.gaveUp = true }
+            return state.tag
         }
-        return outcome.tag.withLock { $0 }
+        // Past the limit (and not answered meanwhile): reported from its ATR alone.
+        guard let tag else { return unidentified(info: info, atr: atr) }
+        return tag
     }
 
     /// A tag reported from its ATR alone (no UID).
@@ -70,34 +86,43 @@ extension PCSCBackend {
                            historicalBytes: classification.historicalBytes, presence: PresenceCounter.next())
     }
 
-    /// Builds the `DetectedTag` for a card that just arrived: technology from the ATR, UID with
-    /// `FF CA 00 00 00` on a short shared connection. nil when the card left meanwhile.
-    ///
-    /// The connection closes with SCARD_LEAVE_CARD: resetting or unpowering would make the reader
-    /// re-activate the tag (a spurious remove/insert on many readers, a new event count) and would
-    /// disturb any other application using the card. Another process holding the reader exclusively
-    /// does not hide the tag: it is reported with an empty UID. Without `readUID` (a reader the
-    /// caller does not use) the tag is not touched and is reported with an empty UID.
+    /// Builds the `DetectedTag` for a card that just arrived (`identify`), closing the connection
+    /// that read its UID. nil when the card left meanwhile.
     static func detectTag(_ ctx: Context, info: ReaderInfo, atr: [UInt8], readUID: Bool = true) -> DetectedTag? {
+        guard readUID else { return unidentified(info: info, atr: atr) }
+        guard let found = identify(ctx, info: info, atr: atr) else { return nil }
+        try? found.card?.disconnect(.leave)
+        return found.tag
+    }
+
+    /// The `DetectedTag` for a card that just arrived: technology from the ATR, UID with
+    /// `FF CA 00 00 00` on a shared connection, returned open (nil when the reader was busy).
+    /// nil when the card left meanwhile.
+    ///
+    /// The connection is to be closed with SCARD_LEAVE_CARD: resetting or unpowering would make the
+    /// reader re-activate the tag (a spurious remove/insert on many readers, a new event count) and
+    /// would disturb any other application using the card. Another process holding the reader
+    /// exclusively does not hide the tag: it is reported with an empty UID.
+    static func identify(_ ctx: Context, info: ReaderInfo, atr: [UInt8]) -> (tag: DetectedTag, card: Card?)? {
         let classification = ATRClassification.classify(atr)
         var uid: [UInt8] = []
-        if readUID {
-            do {
-                let card = try ctx.connect(reader: info.name, share: .shared)
-                if let reply = try? card.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00]),
-                   reply.count >= 2, reply[reply.count - 2] == 0x90, reply[reply.count - 1] == 0x00 {
-                    uid = Array(reply.dropLast(2))
-                    // ISO 15693: the reply's byte order varies by reader (docs/tags-and-readers.md §7.10).
-                    if classification.technology == .type5 { uid = ISO15693UID.normalized(uid) }
-                }
-                try? card.disconnect(.leave)
-            } catch let error as PCSCError where error == .removedCard || error == .noSmartcard {
-                return nil
-            } catch {
-                // Busy or unreadable: report the tag without a UID.
+        var open: Card?
+        do {
+            let card = try ctx.connect(reader: info.name, share: .shared)
+            if let reply = try? card.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00]),
+               reply.count >= 2, reply[reply.count - 2] == 0x90, reply[reply.count - 1] == 0x00 {
+                uid = Array(reply.dropLast(2))
+                // ISO 15693: the reply's byte order varies by reader (docs/tags-and-readers.md §7.10).
+                if classification.technology == .type5 { uid = ISO15693UID.normalized(uid) }
             }
+            open = card
+        } catch let error as PCSCError where error == .removedCard || error == .noSmartcard {
+            return nil
+        } catch {
+            // Busy or unreadable: report the tag without a UID.
         }
-        return DetectedTag(reader: info, technology: classification.technology, uid: uid, atr: atr,
-                           historicalBytes: classification.historicalBytes, presence: PresenceCounter.next())
+        let tag = DetectedTag(reader: info, technology: classification.technology, uid: uid, atr: atr,
+                              historicalBytes: classification.historicalBytes, presence: PresenceCounter.next())
+        return (tag, open)
     }
 }

@@ -61,11 +61,22 @@ public final class PCSCBackend: ReaderBackend, Sendable {
         return monitor
     }
 
-    /// Connects to the tag on `tag.reader` (SCardConnect, T=0 or T=1), shared or exclusive.
+    /// Connects to the tag on `tag.reader` (SCardConnect, T=0 or T=1), shared or exclusive; for the
+    /// tag the monitor just identified, takes over the connection that read its UID instead.
     /// - Throws: `ReaderError.readerBusy` (another connection holds the reader exclusively),
     ///   `.tagGone` (no card, or a card with another ATR), `.readerGone`, `.serviceUnavailable`.
     public func connect(to tag: DetectedTag, exclusive: Bool) throws -> TagConnection {
         let name = tag.reader.name
+        // The connection that read this tap's UID, when the monitor kept it (one connection per tap).
+        if let card = PCSCParkedCards.shared.take(tag) {
+            do {
+                if exclusive { try card.reconnect(share: .exclusive, initialization: .leave) }
+                return PCSCTagConnection(tag: tag, card: card)
+            } catch {
+                // Someone else shares the card now, or it left: a fresh connection says which.
+                try? card.disconnect(.leave)
+            }
+        }
         return try mappingReaderErrors(reader: name) {
             let context = try Context()
             let card = try context.connect(reader: name, share: exclusive ? .exclusive : .shared)

@@ -107,7 +107,7 @@ final class PCSCMonitor: ReaderMonitor, Sendable {
                     lost = true
                     handler(.serviceLost(.serviceUnavailable(hint: PCSCBackend.serviceHint)))
                     for name in readers.keys.sorted() {
-                        if let tag = readers[name]?.tag { handler(.tagLeft(tag)) }
+                        if let tag = readers[name]?.tag { left(tag) }
                         if let info = readers[name]?.info { handler(.readerRemoved(info)) }
                     }
                     readers = [:]
@@ -118,10 +118,18 @@ final class PCSCMonitor: ReaderMonitor, Sendable {
                 _ = state.wait(until: .now() + retryInterval.timeInterval, for: \.stopping)
             }
         }
+        // A UID read's connection nobody took closes with the monitor.
+        for record in readers.values { if let tag = record.tag { PCSCParkedCards.shared.release(tag) } }
         state.change { state in
             state.context = nil
             state.finished = true
         }
+    }
+
+    /// Reports that `tag` left, closing the connection that identified it if nobody took it.
+    private func left(_ tag: DetectedTag) {
+        PCSCParkedCards.shared.release(tag)
+        handler(.tagLeft(tag))
     }
 
     /// Syncs the reader list, then waits for changes until an error (or cancel) ends the wait.
@@ -151,7 +159,7 @@ final class PCSCMonitor: ReaderMonitor, Sendable {
     private func syncReaders(_ ctx: Context, _ readers: inout [String: ReaderRecord]) throws {
         let names = try ctx.listReaders().filter { $0 != ReaderState.plugAndPlayReader }
         for name in readers.keys.sorted() where !names.contains(name) {
-            if let tag = readers[name]?.tag { handler(.tagLeft(tag)) }
+            if let tag = readers[name]?.tag { left(tag) }
             if let info = readers[name]?.info { handler(.readerRemoved(info)) }
             readers[name] = nil
         }
@@ -172,7 +180,7 @@ final class PCSCMonitor: ReaderMonitor, Sendable {
             // Still present, same ATR and no card event in between: the same tag.
             let same = present && state.atr == tag.atr && state.currentCounter == previous.currentCounter
             if same { return }
-            handler(.tagLeft(tag))
+            left(tag)
             record.tag = nil
         }
         guard present else { return }

@@ -21,7 +21,7 @@ package final class DemoNarrator: Sendable {
     /// Prints a tag as `scan` would; with `--json`, `extra` fields follow the tag's own.
     package func show(_ report: NFCTagReport, extra: [(String, JSONValue)] = []) {
         if json {
-            print(TagReportJSON.object(report, extra: extra).jsonText)
+            print(JSONDocument.line(TagReportJSON.object(report, extra: extra)))
         } else {
             for line in TagReportJSON.lines(report) { print(line) }
         }

@@ -23,7 +23,7 @@ package enum InventoryFormat: String, CaseIterable {
     /// One record as it goes to the file, terminator included.
     package func encode(_ record: InventoryRecord) -> String {
         switch self {
-        case .jsonl: return record.json.jsonText + "\n"
+        case .jsonl: return JSONDocument.line(record.json) + "\n"
         case .csv: return record.csvFields.map(CSV.field).joined(separator: ",") + CSV.recordEnd
         }
     }

@@ -52,7 +52,7 @@ extension InventoryFormat {
     /// How the shared writer recognises an inventory of this format.
     package var recordFormat: RecordFileFormat {
         switch self {
-        case .jsonl: return .jsonLines(requiringAnyOf: [["seq", "time", "uid"]], firstKeys: ["seq"])
+        case .jsonl: return .jsonLines(requiringAnyOf: [["seq", "time", "uid"]], firstKeys: ["schemaVersion", "seq"])
         case .csv: return .csv(header: header!)
         }
     }

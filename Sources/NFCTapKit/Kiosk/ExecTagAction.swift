@@ -69,7 +69,7 @@ package final class ExecTagAction: KioskAction {
             var env = inherited
             for name in Self.tagVariableNames { env[name] = nil }
             for (k, v) in try Self.variables(for: report) { env[k] = v }
-            let input = Array((TagReportJSON.object(report).jsonText + "\n").utf8)
+            let input = Array((JSONDocument.line(TagReportJSON.object(report)) + "\n").utf8)
             let status = try runner.run(arguments: arguments, environment: env, input: input, timeout: timeout)
             let metadata: [String: Logger.MetadataValue] = ["program": "\(program)", "status": "\(status)"]
             return status == 0 ? .success("program succeeded", metadata) : .failure("program failed with exit status \(status)", metadata)

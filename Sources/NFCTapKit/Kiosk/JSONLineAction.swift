@@ -11,7 +11,7 @@ package final class JSONLineAction: KioskAction {
 
     package func handle(_ report: NFCTagReport) -> KioskActionResult {
         do {
-            try output.write(line: TagReportJSON.object(report).jsonText)
+            try output.write(line: JSONDocument.line(TagReportJSON.object(report)))
             return .success("line written", ["output": "\(output.path)"])
         } catch {
             return .failure("\(error)", ["output": "\(output.path)"])

@@ -28,7 +28,7 @@ package final class KioskOutput: Sendable {
     /// The kiosk's lines: a tag report (`scan --json`'s object) or a printer identity (`pair`
     /// with `json`).
     package static let format = RecordFileFormat.jsonLines(requiringAnyOf: [["uid", "type", "reader"], ["serial", "bluetooth"]],
-                                                   firstKeys: ["records", "ndef", "uid", "bluetooth", "serial"])
+                                                   firstKeys: ["schemaVersion", "records", "ndef", "uid", "bluetooth", "serial"])
 
     /// - Parameter calls: the system calls of an append, when the file is first opened (tests
     ///   make the disk fail).

@@ -42,13 +42,8 @@ struct FleetForwardCommand: ParsableCommand {
     }
 
     func run() throws {
-        let forwarder: Forwarder
-        do {
-            guard let started = try publish.startForwarder(outbox: file, statusEvery: statusEvery, tune: tune, log: { Stderr.line($0) }) else { return }
-            forwarder = started
-        } catch let error as CLIError {
-            Self.fail(error)
-        }
+        guard let forwarder = try publish.startForwarder(outbox: file, statusEvery: statusEvery, tune: tune,
+                                                         log: { Stderr.line($0) }) else { return }
         let done = DispatchSemaphore(value: 0)
         // SIGHUP (logrotate's postrotate) must not kill it: rotations are followed by themselves.
         let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: DispatchQueue(label: "nfctap.fleet.signals")) { number in

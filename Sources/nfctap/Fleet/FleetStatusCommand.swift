@@ -26,7 +26,7 @@ struct FleetStatusCommand: ParsableCommand {
         do {
             report = try FleetStatusReport(file: file)
         } catch {
-            Self.fail(CLIError(NDEFText.safe("\(error)")))
+            throw CLIError(NDEFText.safe("\(error)"))
         }
         // File names are the user's bytes: C1 and bidi controls escaped like every other output.
         if json {
@@ -74,18 +74,17 @@ struct FleetStatusReport {
         return out
     }
 
+    /// One object, keys in this order (docs/json-output.md).
     var json: String {
-        var object: [String: Any] = [
-            "file": file,
-            "acknowledgedRecords": position?.records ?? 0,
-            "acknowledgedBytes": position?.offset ?? 0,
-            "backlogRecords": backlog.records,
-            "backlogBytes": backlog.bytes,
-            "fileId": position?.fileID ?? NSNull(),
-            "oldestUnsentAgeSeconds": oldestAge ?? NSNull(),
-        ]
-        object["lastAcknowledgedAgeSeconds"] = lastAcknowledged.map { max(0, Date().timeIntervalSince($0)) } ?? NSNull()
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        JSONDocument.line(.object([
+            ("file", .string(file)),
+            ("acknowledgedRecords", .number(String(position?.records ?? 0))),
+            ("acknowledgedBytes", .number(String(position?.offset ?? 0))),
+            ("backlogRecords", .number(String(backlog.records))),
+            ("backlogBytes", .number(String(backlog.bytes))),
+            ("fileId", position.map { .string($0.fileID) } ?? .null),
+            ("oldestUnsentAgeSeconds", oldestAge.map { .double($0) } ?? .null),
+            ("lastAcknowledgedAgeSeconds", lastAcknowledged.map { .double(max(0, Date().timeIntervalSince($0))) } ?? .null),
+        ]))
     }
 }

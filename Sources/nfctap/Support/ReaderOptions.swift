@@ -59,3 +59,10 @@ enum CommandTrace {
         ExchangeTrace.install(ExchangeTrace { line in Stderr.line("nfctap trace: \(line)") })
     }
 }
+
+extension ReaderOptions {
+    /// The settings a desk command's session runs with (NFCTapKit's `DeskReaders`).
+    var desk: DeskReaders {
+        DeskReaders(filter: filter, environment: environment, operationTimeout: operationTimeout)
+    }
+}

@@ -1,5 +1,6 @@
 @testable import CoreNFCLinux
 import Foundation
+import NDEF
 import NFCTags
 import ReaderCore
 import Synchronization
@@ -45,7 +46,7 @@ final class Harness: Sendable {
         // Stand-ins for the NDEF codec: a message is one record whose payload is the tag's bytes.
         environment.decodeMessage = { bytes in
             if bytes.first == 0xBA { throw TagError.invalidTagData("undecodable") }
-            return NFCNDEFMessage(records: [NFCNDEFPayload(format: .unknown, type: Data(), identifier: Data(), payload: Data(bytes))])
+            return NDEFMessage(records: [NDEFRecord(tnf: .unknown, payload: bytes)])
         }
         environment.encodeMessage = { message in message.records.flatMap { [UInt8]($0.payload) } }
         return environment

@@ -1,24 +1,22 @@
-import ArgumentParser
 import CoreNFCLinux
 import Foundation
 import NDEF
-import NFCTapKit
 
 /// The message `nfctap write` puts on the tag, built from its options before any tag is awaited.
-struct WriteMessage {
+package struct WriteMessage {
     /// What the session writes.
-    var message: NFCNDEFMessage
+    package var message: NFCNDEFMessage
     /// Its encoding: what lands in the NDEF TLV / NDEF file.
-    var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// One line for people: `URI https://…`.
-    var summary: String
+    package var summary: String
 
     /// Largest file `--file` / `--ndef-file` reads: far above any tag's capacity.
     static let maxFileBytes = 1 << 20
 
     /// - Throws: `CLIError` (exit 1) for an unreadable or oversized file, a malformed `--ndef-file`,
     ///   a Text language or MIME type NDEF cannot encode.
-    init(uri: String?, text: String?, language: String, mime: String?, file: String?, ndefFile: String?) throws {
+    package init(uri: String?, text: String?, language: String, mime: String?, file: String?, ndefFile: String?) throws {
         let record: NDEFRecord
         if let uri {
             record = .uri(uri)
@@ -46,7 +44,7 @@ struct WriteMessage {
             try self.init(decoded)
             return
         } else {
-            throw CLIError("nothing to write", exit: .validationFailure)
+            throw CLIError("nothing to write", status: ExitStatus.usage)
         }
         try self.init(NDEFMessage(records: [record]))
     }

@@ -3,24 +3,23 @@ import Dispatch
 import Foundation
 import NDEF
 import NFCTags
-import NFCTapKit
 import Synchronization
 
 /// One `nfctap apdu`: an `NFCTagReaderSession(pollingOption: .iso14443)` that connects to the
 /// first ISO 7816 card, sends the APDUs in order, prints each reply, then ends.
 // @unchecked: the commands' NFCISO7816APDU objects (not Sendable, as in Apple's Core NFC)
 // are immutable once parsed; the rest is immutable, Sendable, or a Mutex.
-final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
+package final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
     let commands: [(bytes: [UInt8], apdu: NFCISO7816APDU)]
     let json: Bool
     let timeout: Double
-    let readers: ReaderOptions
+    let readers: DeskReaders
     let prompt: Prompt
     let outcome = ScanOutcome()
     /// A card is being talked to: later batches are ignored.
     private let working = Mutex(false)
 
-    init(commands: [(bytes: [UInt8], apdu: NFCISO7816APDU)], json: Bool, timeout: Double, readers: ReaderOptions) {
+    package init(commands: [(bytes: [UInt8], apdu: NFCISO7816APDU)], json: Bool, timeout: Double, readers: DeskReaders) {
         self.commands = commands
         self.json = json
         self.timeout = timeout
@@ -29,7 +28,7 @@ final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
     }
 
     /// Runs the session to its end and says how the command ends.
-    func run() -> ScanOutcome.Decision {
+    package func run() -> ScanOutcome.Decision {
         let configuration = DeskSession.configuration(timeout: timeout, readers: readers, prompt: prompt)
         guard let session = NFCTagReaderSession(pollingOption: .iso14443, delegate: self, configuration: configuration,
                                                 environment: readers.environment) else {
@@ -40,12 +39,12 @@ final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
 
     // MARK: NFCTagReaderSessionDelegate
 
-    func tagReaderSessionDidBecomeActive(_ session: NFCTagReaderSession) {
+    package func tagReaderSessionDidBecomeActive(_ session: NFCTagReaderSession) {
         prompt.start(String(ScanRun.holdMessage(session.readersAtStart.map(\.name)).dropLast()) + " (an ISO 7816 card or Type 4 tag)…",
                      status: "waiting for a card")
     }
 
-    func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {
+    package func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {
         let first = working.withLock { working in
             defer { working = true }
             return !working
@@ -68,7 +67,7 @@ final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
         Task { await self.exchange(with: target, in: session) }
     }
 
-    func tagReaderSession(_ session: NFCTagReaderSession, didInvalidateWithError error: any Error) {
+    package func tagReaderSession(_ session: NFCTagReaderSession, didInvalidateWithError error: any Error) {
         let error = error as? NFCReaderError ?? NFCReaderError(.readerTransceiveErrorTagResponseError, message: "\(error)")
         outcome.sessionEnded(fallback: .failure(ScanFailure.sessionEnded(error, timeout: timeout)))
     }
@@ -92,12 +91,12 @@ final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
     private func output(command: [UInt8], data: [UInt8], sw1: UInt8, sw2: UInt8) {
         let text: String
         if json {
-            text = JSONValue.object([
+            text = JSONDocument.line(.object([
                 ("apdu", .string(command.hexString)),
                 ("data", .string(data.hexString)),
                 ("sw", .string([sw1, sw2].hexString)),
                 ("status", .string(statusWordText(sw1, sw2))),
-            ]).jsonText
+            ]))
         } else {
             let reply = data.isEmpty ? statusWordText(sw1, sw2) : data.hexString(separator: " ") + " " + statusWordText(sw1, sw2)
             text = "> \(command.hexString(separator: " "))\n< \(reply)"

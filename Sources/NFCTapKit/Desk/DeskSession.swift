@@ -1,13 +1,12 @@
 import CoreNFCLinux
 import Dispatch
-import NFCTapKit
 
 /// What `scan`, `write` and `apdu` share around their session: the settings from their options,
 /// and running it until the command's outcome is decided, with Ctrl-C/SIGTERM ending the session
 /// (Core NFC's 200) rather than the process.
-enum DeskSession {
+package enum DeskSession {
     /// `--timeout` (0 = no limit), `--reader`, and alert messages shown through the prompt.
-    static func configuration(timeout: Double, readers: ReaderOptions, prompt: Prompt) -> NFCSessionConfiguration {
+    package static func configuration(timeout: Double, readers: DeskReaders, prompt: Prompt) -> NFCSessionConfiguration {
         var configuration = NFCSessionConfiguration()
         configuration.timeLimit = timeout > 0 ? .seconds(timeout) : nil
         configuration.readerFilter = readers.filter
@@ -17,7 +16,7 @@ enum DeskSession {
     }
 
     /// Begins `session`, waits for `outcome`'s decision, stops the prompt.
-    static func run(_ session: NFCReaderSession, outcome: ScanOutcome, prompt: Prompt) -> ScanOutcome.Decision {
+    package static func run(_ session: NFCReaderSession, outcome: ScanOutcome, prompt: Prompt) -> ScanOutcome.Decision {
         let trap = SignalTrap(queue: DispatchQueue(label: "nfctap.session.signals")) { number in
             session.invalidate(reason: .signal(number))
         }

@@ -2,17 +2,16 @@ import CoreNFCLinux
 import Dispatch
 import Foundation
 import NDEF
-import NFCTapKit
 import Synchronization
 
 /// One `nfctap scan`: a read-only `NFCNDEFReaderSession` over the shared environment that reports
 /// every tag with its details (`tagReportHandler`), printing the first complete read (or, with
 /// `multi`, every read) and ending by itself, by the time limit or by a signal.
-final class ScanRun: NFCNDEFReaderSessionDelegate, Sendable {
+package final class ScanRun: NFCNDEFReaderSessionDelegate, Sendable {
     let json: Bool
     let multi: Bool
     let timeout: Double
-    let readers: ReaderOptions
+    let readers: DeskReaders
     let prompt: Prompt
     let outcome = ScanOutcome()
 
@@ -23,10 +22,12 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, Sendable {
         var lastFailure: NFCTagReport?
     }
 
-    /// Also held while a tag is printed, so outputs never interleave.
     private let state = Mutex(State())
+    /// Where reports are formatted and printed, in order: the command's own queue, never the
+    /// reader lane that read the tag (the report handler only decides and hands the value over).
+    private let outputQueue = DispatchQueue(label: "nfctap.scan.output")
 
-    init(json: Bool, multi: Bool, timeout: Double, readers: ReaderOptions) {
+    package init(json: Bool, multi: Bool, timeout: Double, readers: DeskReaders) {
         self.json = json
         self.multi = multi
         self.timeout = timeout
@@ -35,9 +36,12 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, Sendable {
     }
 
     /// Runs the session to its end and says how the command ends.
-    func run() -> ScanOutcome.Decision {
+    package func run() -> ScanOutcome.Decision {
         var configuration = DeskSession.configuration(timeout: timeout, readers: readers, prompt: prompt)
         configuration.collectTagDetails = true
+        // One read: the first complete report ends the scan, so a batch of several readers'
+        // tags would report the same one later.
+        if !multi { configuration.batchWindow = .zero }
         configuration.tagReportHandler = { [self] report in handle(report) }
         let session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false,
                                            configuration: configuration, environment: readers.environment)
@@ -49,16 +53,17 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, Sendable {
 
     // MARK: NFCNDEFReaderSessionDelegate
 
-    func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
+    package func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
         prompt.start(Self.holdMessage(session.readersAtStart.map(\.name)), status: multi ? "waiting for tags" : "waiting for a tag")
     }
 
-    func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {
+    package func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {
         // Everything is printed from the tag reports, which also cover tags without a message.
     }
 
-    func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
+    package func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
         state.withLock { $0.endSession = nil }
+        outputQueue.sync {}  // every report handed over is printed before the command ends
         let error = error as? NFCReaderError ?? NFCReaderError(.readerTransceiveErrorTagResponseError, message: "\(error)")
         let byUser = error.code == .readerSessionInvalidationErrorUserCanceled
         let fallback: ScanOutcome.Decision
@@ -68,13 +73,13 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, Sendable {
                   let failed = state.withLock({ $0.lastFailure }), let why = failed.error {
             fallback = .failure(CLIError("no tag could be read within \(ScanFailure.seconds(timeout)): the tag on "
                                          + "\(NDEFText.safe(failed.tag.reader.name)) failed: \(NDEFText.safe(why.message))",
-                                         exit: NFCTapExit.noTag))
+                                         status: ExitStatus.noTag))
         } else if error.code == .readerSessionInvalidationErrorSessionTimeout,
                   let tag = session.lastDetectedTag {
             // A tag was there but its read had not ended (a card answering slowly, or not at all).
             fallback = .failure(CLIError("no tag could be read within \(ScanFailure.seconds(timeout)): the tag on "
                                          + "\(NDEFText.safe(tag.reader.name)) did not answer in time",
-                                         exit: NFCTapExit.noTag))
+                                         status: ExitStatus.noTag))
         } else {
             fallback = .failure(ScanFailure.sessionEnded(error, timeout: timeout))
         }
@@ -104,8 +109,8 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, Sendable {
     }
 
     private func output(_ report: NFCTagReport) {
-        let text = json ? TagReportJSON.object(report).jsonText : TagReportJSON.lines(report).joined(separator: "\n")
-        state.withLock { _ in
+        outputQueue.async { [json, prompt] in
+            let text = json ? JSONDocument.line(TagReportJSON.object(report)) : TagReportJSON.lines(report).joined(separator: "\n")
             prompt.clear()
             print(text)
             StandardOutput.flush()
@@ -113,7 +118,7 @@ final class ScanRun: NFCNDEFReaderSessionDelegate, Sendable {
     }
 
     /// "Hold a tag near A…", "Hold a tag near A or B…".
-    static func holdMessage(_ names: [String]) -> String {
+    package static func holdMessage(_ names: [String]) -> String {
         let safe = names.map(NDEFText.safe)
         switch safe.count {
         case 0: return "Hold a tag near the reader…"

@@ -1,15 +1,14 @@
 import CoreNFCLinux
 import Dispatch
 import Foundation
-import NFCTapKit
 import Synchronization
 
 /// How a desk command (`scan`, `write`, `apdu`) ends. The command decides (success or a failure)
 /// from its delegate callbacks, then invalidates its session; `wait()` returns once the session
 /// has ended, so connections are closed before the process exits. When the session ends by itself
 /// first (time limit, no reader, signal) that end decides.
-final class ScanOutcome: Sendable {
-    enum Decision: Sendable {
+package final class ScanOutcome: Sendable {
+    package enum Decision: Sendable {
         case success
         case failure(CLIError)
     }
@@ -19,7 +18,7 @@ final class ScanOutcome: Sendable {
 
     /// Records how the command ends; only the first call counts. Returns true when it counted.
     @discardableResult
-    func decide(_ decision: Decision) -> Bool {
+    package func decide(_ decision: Decision) -> Bool {
         self.decision.withLock { decided in
             guard decided == nil else { return false }
             decided = decision
@@ -27,40 +26,40 @@ final class ScanOutcome: Sendable {
         }
     }
 
-    var isDecided: Bool { decision.withLock { $0 != nil } }
+    package var isDecided: Bool { decision.withLock { $0 != nil } }
 
     /// The session ended (from `didInvalidateWithError`): `fallback` decides unless the command
     /// already did, and `wait()` returns.
-    func sessionEnded(fallback: Decision) {
+    package func sessionEnded(fallback: Decision) {
         decide(fallback)
         ended.signal()
     }
 
     /// Blocks until `sessionEnded`, then returns the decision.
-    func wait() -> Decision {
+    package func wait() -> Decision {
         ended.wait()
         return decision.withLock { $0 ?? .success }
     }
 }
 
 /// Core NFC errors in the words a desk user needs, with the documented exit codes.
-enum ScanFailure {
+package enum ScanFailure {
     /// The session ended by itself with `error` before the command was done.
     /// - Parameter timeout: the `--timeout` in seconds, for the 201 message.
-    static func sessionEnded(_ error: NFCReaderError, timeout: Double) -> CLIError {
+    package static func sessionEnded(_ error: NFCReaderError, timeout: Double) -> CLIError {
         switch error.code {
         case .readerSessionInvalidationErrorSessionTimeout:
             return CLIError("no tag was presented within \(seconds(timeout)) (--timeout 0 waits without limit)",
-                            exit: NFCTapExit.noTag)
+                            status: ExitStatus.noTag)
         case .readerErrorUnsupportedFeature:
             // No pcscd, no reader, or --reader matched nothing: the message says which and the fix.
-            return CLIError(error.message, exit: NFCTapExit.noReader)
+            return CLIError(error.message, status: ExitStatus.noReader)
         case .readerSessionInvalidationErrorSessionTerminatedUnexpectedly:
-            return CLIError("the reader went away: \(error.message)", exit: NFCTapExit.noReader)
+            return CLIError("the reader went away: \(error.message)", status: ExitStatus.noReader)
         case .readerSessionInvalidationErrorSystemIsBusy:
             return busy(error)
         case .readerSessionInvalidationErrorUserCanceled:
-            return CLIError("interrupted", exit: NFCTapExit.interrupted)
+            return CLIError("interrupted", status: ExitStatus.interrupted)
         default:
             return CLIError(error.message)
         }
@@ -69,7 +68,7 @@ enum ScanFailure {
     /// A tag operation (connect, query, read, write, lock, APDU) failed.
     /// - Parameter size: the encoded message size, for the 402 message.
     /// - Parameter writing: the operation was a write (a lost tag then says what the tag holds).
-    static func tagOperation(_ error: any Error, size: Int? = nil, capacity: Int? = nil, writing: Bool = false) -> CLIError {
+    package static func tagOperation(_ error: any Error, size: Int? = nil, capacity: Int? = nil, writing: Bool = false) -> CLIError {
         guard let error = error as? NFCReaderError else { return CLIError(String(describing: error)) }
         switch error.code {
         case .readerTransceiveErrorTagConnectionLost where writing:
@@ -98,16 +97,16 @@ enum ScanFailure {
     static let tearSafe = "the tag holds its previous message or an empty one, never a corrupt one: hold it still and run write again"
 
     /// Core NFC's 402 in numbers.
-    static func tooSmall(size: Int, capacity: Int) -> CLIError {
+    package static func tooSmall(size: Int, capacity: Int) -> CLIError {
         CLIError("the message of \(size) bytes does not fit: the tag holds \(capacity) bytes")
     }
 
     private static func busy(_ error: NFCReaderError) -> CLIError {
-        CLIError("\(error.message): close the other program using the reader and try again", exit: NFCTapExit.noReader)
+        CLIError("\(error.message): close the other program using the reader and try again", status: ExitStatus.noReader)
     }
 
     /// `5 s`, `0.5 s`.
-    static func seconds(_ value: Double) -> String {
+    package static func seconds(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? "\(Int(value)) s" : "\(value) s"
     }
 }

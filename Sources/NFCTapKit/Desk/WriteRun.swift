@@ -2,7 +2,6 @@ import CoreNFCLinux
 import Dispatch
 import Foundation
 import NDEF
-import NFCTapKit
 import Synchronization
 
 /// One `nfctap write`: a read-write `NFCNDEFReaderSession` (the delegate takes the tags) that
@@ -10,18 +9,18 @@ import Synchronization
 /// compares, optionally locks, then ends.
 // @unchecked: the message's NFCNDEFMessage (not Sendable, as in Apple's Core NFC) is never
 // changed once built; the rest is immutable, Sendable, or a Mutex.
-final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
+package final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     let message: WriteMessage
     let lock: Bool
     let json: Bool
     let timeout: Double
-    let readers: ReaderOptions
+    let readers: DeskReaders
     let prompt: Prompt
     let outcome = ScanOutcome()
     /// A tag is being written: later batches are ignored.
     private let working = Mutex(false)
 
-    init(message: WriteMessage, lock: Bool, json: Bool, timeout: Double, readers: ReaderOptions) {
+    package init(message: WriteMessage, lock: Bool, json: Bool, timeout: Double, readers: DeskReaders) {
         self.message = message
         self.lock = lock
         self.json = json
@@ -31,7 +30,7 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     }
 
     /// Runs the session to its end and says how the command ends.
-    func run() -> ScanOutcome.Decision {
+    package func run() -> ScanOutcome.Decision {
         let configuration = DeskSession.configuration(timeout: timeout, readers: readers, prompt: prompt)
         let session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false,
                                            configuration: configuration, environment: readers.environment)
@@ -40,15 +39,15 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
 
     // MARK: NFCNDEFReaderSessionDelegate
 
-    func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
+    package func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
         var text = String(ScanRun.holdMessage(session.readersAtStart.map(\.name)).dropLast()) + " to write \(message.bytes.count) bytes"
         if lock { text += " and lock it for good" }
         prompt.start(text + "…", status: "waiting for a tag")
     }
 
-    func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {}
+    package func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {}
 
-    func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [any NFCNDEFTag]) {
+    package func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [any NFCNDEFTag]) {
         guard tags.count == 1 else {
             // Apple's sample: ask for one tag, then look again.
             session.alertMessage = "\(tags.count) tags are in the field: remove all but one."
@@ -67,7 +66,7 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
         Task { await self.write(to: tag, in: session) }
     }
 
-    func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
+    package func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
         let error = error as? NFCReaderError ?? NFCReaderError(.readerTransceiveErrorTagResponseError, message: "\(error)")
         outcome.sessionEnded(fallback: .failure(ScanFailure.sessionEnded(error, timeout: timeout)))
     }
@@ -139,14 +138,14 @@ final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     private func report(capacity: Int, tag: (uid: [UInt8], type: String, reader: String)?) {
         let text: String
         if json {
-            text = JSONValue.object([
+            text = JSONDocument.line(.object([
                 ("written", .int(message.bytes.count)),
                 ("capacity", .int(capacity)),
                 ("locked", .bool(lock)),
                 ("uid", tag.map { .string($0.uid.hexString) } ?? .null),
                 ("type", tag.map { .string($0.type) } ?? .null),
                 ("reader", tag.map { .string($0.reader) } ?? .null),
-            ]).jsonText
+            ]))
         } else {
             var line = "Wrote \(message.bytes.count) bytes (\(message.summary))"
             if let tag { line += " to UID \(tag.uid.hexString(separator: ":")) on \(tag.reader)" }

@@ -1,0 +1,77 @@
+import CoreNFCLinux
+import Foundation
+import NDEF
+@testable import NFCTapKit
+import TagEmulation
+import Testing
+
+/// `scan`, `write` and `apdu`'s runs, in-process against the virtual reader backend (issue 25
+/// item 1): what each decides, and what a write leaves on the tag. No daemons.
+@Suite(.serialized) struct DeskRunTests {
+    static func readers(_ backend: VirtualReaderBackend) -> DeskReaders {
+        DeskReaders(environment: NFCReaderEnvironment(makeBackends: { [backend] }, makeNDEFOperations: { try $0.ndefOperations() }))
+    }
+
+    /// Runs a blocking desk run on its own thread (it waits on a semaphore while the session's
+    /// async work needs the cooperative pool).
+    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: body()) }.start()
+        }
+    }
+
+    static func status(_ decision: ScanOutcome.Decision) -> Int32 {
+        switch decision {
+        case .success: return ExitStatus.ok
+        case let .failure(error): return error.status
+        }
+    }
+
+    @Test("write puts the message on a Type 4 tag and succeeds")
+    func writeType4() async throws {
+        let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
+        let tag = VirtualType4Tag(version: .v2, ndef: [])
+        _ = backend.place(tag, on: "Virtual A")
+        let message = try WriteMessage(uri: "https://example.com/desk", text: nil, language: "en", mime: nil, file: nil, ndefFile: nil)
+        let run = WriteRun(message: message, lock: false, json: true, timeout: 10, readers: Self.readers(backend))
+        let decision = await Self.offThePool { run.run() }
+        #expect(Self.status(decision) == ExitStatus.ok)
+        #expect(tag.ndefMessage == message.bytes)
+        #expect(tag.ndefMessage == (try NDEFMessage(records: [.uri("https://example.com/desk")]).encoded()))
+    }
+
+    @Test("scan reads a tag and succeeds; with none before --timeout it fails with exit status 2")
+    func scanOutcomes() async throws {
+        let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
+        let idle = ScanRun(json: true, multi: false, timeout: 0.5, readers: Self.readers(backend))
+        let nothing = await Self.offThePool { idle.run() }
+        #expect(Self.status(nothing) == ExitStatus.noTag)
+
+        _ = backend.place(VirtualType4Tag(version: .v2, ndef: try NDEFMessage(records: [.uri("https://example.com/s")]).encoded()),
+                          on: "Virtual A")
+        let run = ScanRun(json: true, multi: false, timeout: 10, readers: Self.readers(backend))
+        #expect(Self.status(await Self.offThePool { run.run() }) == ExitStatus.ok)
+    }
+
+    @Test("no reader: exit status 3 with the reason")
+    func noReader() async throws {
+        let backend = VirtualReaderBackend(readerNames: [])
+        let run = ScanRun(json: false, multi: false, timeout: 5, readers: Self.readers(backend))
+        let decision = await Self.offThePool { run.run() }
+        #expect(Self.status(decision) == ExitStatus.noReader)
+    }
+
+    @Test("write refuses an empty request with the usage status before any tag")
+    func nothingToWrite() {
+        #expect(throws: CLIError.self) {
+            _ = try WriteMessage(uri: nil, text: nil, language: "en", mime: nil, file: nil, ndefFile: nil)
+        }
+        do {
+            _ = try WriteMessage(uri: nil, text: nil, language: "en", mime: nil, file: nil, ndefFile: nil)
+        } catch let error as CLIError {
+            #expect(error.status == ExitStatus.usage)
+        } catch {
+            Issue.record("not a CLIError: \(error)")
+        }
+    }
+}

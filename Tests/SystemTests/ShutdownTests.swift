@@ -1,0 +1,48 @@
+import Foundation
+import TagEmulation
+import Testing
+
+// Ring 3, issue 25 item 4: shutdown is part of the thread rules. A program that calls exit(0)
+// right after `invalidate()` must end cleanly every time: no library thread inside pcsc-lite while
+// the library tears itself down (`MonitorsAtExit`, `ReaderLane`'s exit drain).
+extension PCSCSystemTests {
+    /// The bench's probe, next to the CLI under test.
+    static var probePath: String {
+        URL(fileURLWithPath: SystemEnvironment.cliPath).deletingLastPathComponent().appendingPathComponent("nfctap-bench").path
+    }
+
+    /// Runs the probe `runs` times; the statuses that were not 0 (a signal shows as 128 + its number).
+    static func runProbe(_ runs: Int, arguments: [String] = []) throws -> [Int32] {
+        var failures: [Int32] = []
+        for _ in 0..<runs {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: probePath)
+            process.arguments = ["exit-after-invalidate"] + arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+            if status != 0 { failures.append(status) }
+        }
+        return failures
+    }
+
+    @Test("exit(0) right after invalidate(), 200 times: every run ends cleanly")
+    func exitRightAfterInvalidate() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.probePath), "build nfctap-bench first")
+        #expect(try Self.runProbe(200) == [])
+    }
+
+    @Test("exit(0) right after a tag was read and the session invalidated, 100 times")
+    func exitRightAfterARead() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.probePath), "build nfctap-bench first")
+        let card = VPCDCard(behaviour: EmulatedPCSCReader(profile: .generic, tag: VirtualType4Tag(version: .v2, ndef: ScanVectors.uriMessage)),
+                            port: TestPCSCD.port0)
+        try card.insert()
+        defer { card.stop() }
+        try TestPCSCD.waitUntilCardIsPresent(TestPCSCD.reader0)
+        #expect(try Self.runProbe(100, arguments: ["--read"]) == [])
+        card.remove()
+    }
+}
