@@ -148,8 +148,11 @@ extension SessionEngine {
             switch error {
             case .notNDEFFormatted, .unsupported, .invalidTagData:
                 // An ISO 15693 label without NDEF (library, asset) is still named: chip, no capacity.
-                if configuration.collectTagDetails, let type5 = made as? Type5Tag { report.details = NDEFTagDetails(describing: type5) }
                 let skipped = NFCReaderError(error, during: .read)
+                if configuration.collectTagDetails, let type5 = made as? Type5Tag {
+                    return (.skipped(skipped), NFCTagReport(tag: tag, details: NDEFTagDetails(describing: type5), ndefBytes: [],
+                                                            decoded: nil, decodingError: nil, error: skipped))
+                }
                 return (.skipped(skipped), NFCTagReport(tag: tag, error: skipped))
             default:
                 let failure = NFCReaderError(error, during: .read)

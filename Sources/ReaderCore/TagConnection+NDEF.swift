@@ -12,6 +12,7 @@ extension TagConnection {
         }
         if tag.technology == .lowFrequency {
             throw TagError.unsupported("NDEF on a low-frequency (125 kHz) card: it carries none")
+        }
         if tag.technology == .feliCa {
             guard let link = feliCa else {
                 throw TagError.unsupported("FeliCa on this reader (it cannot pass FeliCa commands)")
@@ -64,6 +65,8 @@ public struct NDEFTagDetails: Sendable, Hashable {
             self.init(product: info.product.description, capacity: info.capacity,
                       status: info.capabilityContainer == nil ? .notSupported : info.isWritable ? .readWrite : .readOnly)
             iso15693 = info.systemInfo ?? ISO15693SystemInfo(uid: info.uid, blockSize: info.blockSize, blockCount: info.blockCount)
+            return
+        }
         if let type3 = ops as? Type3Tag {
             let product = type3.feliCa.product.description
             guard let query = try? type3.queryNDEFStatus() else { self.init(product: product); return }
