@@ -33,7 +33,9 @@ import Testing
         let tag = VirtualType4Tag(version: .v2, ndef: [])
         _ = backend.place(tag, on: "Virtual A")
         let message = try WriteMessage(uri: "https://example.com/desk", text: nil, language: "en", mime: nil, file: nil, ndefFile: nil)
-        let run = WriteRun(message: message, lock: false, json: true, timeout: 10, readers: Self.readers(backend))
+        // A long session timeout: in the parallel unit ring the cooperative pool (the write's Task) can be
+        // busy with other suites for seconds on a 2-core machine.
+        let run = WriteRun(message: message, lock: false, json: true, timeout: 120, readers: Self.readers(backend))
         let decision = await Self.offThePool { run.run() }
         #expect(Self.status(decision) == ExitStatus.ok)
         #expect(tag.ndefMessage == message.bytes)
@@ -49,7 +51,7 @@ import Testing
 
         _ = backend.place(VirtualType4Tag(version: .v2, ndef: try NDEFMessage(records: [.uri("https://example.com/s")]).encoded()),
                           on: "Virtual A")
-        let run = ScanRun(json: true, multi: false, timeout: 10, readers: Self.readers(backend))
+        let run = ScanRun(json: true, multi: false, timeout: 120, readers: Self.readers(backend))
         #expect(Self.status(await Self.offThePool { run.run() }) == ExitStatus.ok)
     }
 
