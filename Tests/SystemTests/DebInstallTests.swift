@@ -40,6 +40,7 @@ import Testing
         let script = """
             set -eu
             t=$(mktemp -d /tmp/nfctap-overlay.XXXXXX)
+            echo "overlay: $t"
             mount -t tmpfs tmpfs "$t"
             mkdir "$t/upper" "$t/work" "$t/root"
             mount -t overlay overlay -o "lowerdir=/,upperdir=$t/upper,workdir=$t/work" "$t/root"
@@ -104,6 +105,10 @@ import Testing
             """
         let r = try runProgram("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/bash", "-c", script, "install-test",
                                                     deb, upgrade, SystemEnvironment.packageRoot.path])
+        // The mount point stays in the machine's /tmp (empty: the tmpfs went with the namespace).
+        if let overlay = r.stdout.components(separatedBy: "overlay: ").dropFirst().first?.split(separator: "\n").first {
+            try? FileManager.default.removeItem(atPath: String(overlay))
+        }
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         func part(_ name: String) -> String {
             r.stdout.components(separatedBy: "== \(name)\n").dropFirst().first?.components(separatedBy: "\n== ").first ?? ""
