@@ -16,7 +16,9 @@ reaps with REAPURBNDELAY; a regular file always polls writable, so it would reap
   which has one thread.
 """
 import errno
+import fcntl
 import os
+import termios
 import heapq
 import struct
 import threading
@@ -54,6 +56,7 @@ DISCONNECT_CLAIM = _ioc(IOR, 27, 264)
 GET_SPEED = _ioc(IO, 31, 0)
 
 URB_CONTROL, URB_BULK, URB_INTERRUPT = 2, 3, 1
+FIFO_KEEP = 8192  # bytes left in a writable FIFO node (see _sync_poll)
 
 
 class Timers:
@@ -138,13 +141,19 @@ class DeviceHandler:
 
     # ---- the node's poll state (fifo mode) ----
     def _sync_poll(self):
+        """Full pipe: not writable; at most KEEP bytes: writable (POLLOUT needs PIPE_BUF free).
+        Never empty: libusb 0.1 (libnfc) reads every node of the bus for descriptors, and a read of
+        an empty FIFO would block it for ever; it gets zeros, which it skips as no device."""
         if self.fifo_fd is None:
             return
         want = self.gone or any(self.done.values())
         try:
             if want:
-                while os.read(self.fifo_fd, 65536):
-                    pass
+                queued = struct.unpack("i", fcntl.ioctl(self.fifo_fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+                while queued > FIFO_KEEP:
+                    queued -= len(os.read(self.fifo_fd, queued - FIFO_KEEP))
+                while queued < FIFO_KEEP:
+                    queued += os.write(self.fifo_fd, bytes(FIFO_KEEP - queued))
             else:
                 while os.write(self.fifo_fd, bytes(4096)):
                     pass
