@@ -113,6 +113,7 @@ class DeviceHandler:
         self.held = {}           # client → (client object, kind) a reap waiting
         self.idle = {}           # client → current back-off
         self.claims = {}         # interface number → client
+        self.clients = {}        # key → the clients seen, kept alive (see _key)
         self.gone = False
         self.base = UMockdev.IoctlBase()
         self.base.connect("handle-ioctl", self._handle)
@@ -196,6 +197,7 @@ class DeviceHandler:
     def _vanished(self, _base, client):
         with self.lock:
             key = self._key(client)
+            self.clients.pop(key, None)
             self.held.pop(key, None)
             self.done.pop(key, None)
             for number, owner in list(self.claims.items()):
@@ -207,8 +209,10 @@ class DeviceHandler:
             for endpoint in self.pending:
                 self.pending[endpoint] = [u for u in self.pending[endpoint] if u.addr in self.urb_owner]
 
-    @staticmethod
-    def _key(client):
+    def _key(self, client):
+        # A client's Python wrapper is only the same object (and hash) while one is alive: keep
+        # it until the client vanishes, so its claims and URBs stay attributed to it.
+        self.clients[hash(client)] = client
         return hash(client)
 
     def _handle(self, _base, client):
@@ -312,6 +316,11 @@ class DeviceHandler:
         if request == CLAIMINTERFACE:
             number = self._int_arg(arg)
             owner = self.claims.get(number)
+            if owner is not None and owner != key and not self._connected(owner):
+                # umockdev 0.17 emits no client-vanished here: a dead owner's claim is dropped
+                # when someone else asks (the kernel releases it when the process closes the node).
+                self._vanished(None, self.clients[owner])
+                owner = None
             if owner is not None and owner != key:
                 client.complete(-1, errno.EBUSY)
                 return True
@@ -346,6 +355,10 @@ class DeviceHandler:
             return True
         client.complete(-1, errno.ENOTTY)
         return True
+
+    def _connected(self, key):
+        client = self.clients.get(key)
+        return client is not None and client.get_connected()
 
     @staticmethod
     def _int_arg(arg):
