@@ -237,7 +237,7 @@ def main():
     # The testbed's uevents (hotplug after start) go through libudev, which must see the testbed:
     # the emulator runs under umockdev's preload too (inactive until the testbed sets UMOCKDEV_DIR).
     preload = "libumockdev-preload.so.0"
-    if preload not in os.environ.get("LD_PRELOAD", ""):
+    if preload not in os.environ.get("LD_PRELOAD", "") and os.environ.get("NFCTAP_USB_NO_PRELOAD") != "1":
         os.environ["LD_PRELOAD"] = (os.environ.get("LD_PRELOAD", "") + " " + preload).strip()
         os.environ.pop("UMOCKDEV_DIR", None)
         os.execv(sys.executable, [sys.executable] + sys.argv)

@@ -16,7 +16,9 @@ reaps with REAPURBNDELAY; a regular file always polls writable, so it would reap
   which has one thread.
 """
 import errno
+import fcntl
 import os
+import termios
 import heapq
 import struct
 import threading
@@ -54,6 +56,7 @@ DISCONNECT_CLAIM = _ioc(IOR, 27, 264)
 GET_SPEED = _ioc(IO, 31, 0)
 
 URB_CONTROL, URB_BULK, URB_INTERRUPT = 2, 3, 1
+FIFO_KEEP = 8192  # bytes left in a writable FIFO node (see _sync_poll)
 
 
 class Timers:
@@ -110,6 +113,7 @@ class DeviceHandler:
         self.held = {}           # client → (client object, kind) a reap waiting
         self.idle = {}           # client → current back-off
         self.claims = {}         # interface number → client
+        self.clients = {}        # key → the clients seen, kept alive (see _key)
         self.gone = False
         self.base = UMockdev.IoctlBase()
         self.base.connect("handle-ioctl", self._handle)
@@ -138,13 +142,19 @@ class DeviceHandler:
 
     # ---- the node's poll state (fifo mode) ----
     def _sync_poll(self):
+        """Full pipe: not writable; at most KEEP bytes: writable (POLLOUT needs PIPE_BUF free).
+        Never empty: libusb 0.1 (libnfc) reads every node of the bus for descriptors, and a read of
+        an empty FIFO would block it for ever; it gets zeros, which it skips as no device."""
         if self.fifo_fd is None:
             return
         want = self.gone or any(self.done.values())
         try:
             if want:
-                while os.read(self.fifo_fd, 65536):
-                    pass
+                queued = struct.unpack("i", fcntl.ioctl(self.fifo_fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+                while queued > FIFO_KEEP:
+                    queued -= len(os.read(self.fifo_fd, queued - FIFO_KEEP))
+                while queued < FIFO_KEEP:
+                    queued += os.write(self.fifo_fd, bytes(FIFO_KEEP - queued))
             else:
                 while os.write(self.fifo_fd, bytes(4096)):
                     pass
@@ -187,6 +197,7 @@ class DeviceHandler:
     def _vanished(self, _base, client):
         with self.lock:
             key = self._key(client)
+            self.clients.pop(key, None)
             self.held.pop(key, None)
             self.done.pop(key, None)
             for number, owner in list(self.claims.items()):
@@ -198,8 +209,10 @@ class DeviceHandler:
             for endpoint in self.pending:
                 self.pending[endpoint] = [u for u in self.pending[endpoint] if u.addr in self.urb_owner]
 
-    @staticmethod
-    def _key(client):
+    def _key(self, client):
+        # A client's Python wrapper is only the same object (and hash) while one is alive: keep
+        # it until the client vanishes, so its claims and URBs stay attributed to it.
+        self.clients[hash(client)] = client
         return hash(client)
 
     def _handle(self, _base, client):
@@ -303,6 +316,11 @@ class DeviceHandler:
         if request == CLAIMINTERFACE:
             number = self._int_arg(arg)
             owner = self.claims.get(number)
+            if owner is not None and owner != key and not self._connected(owner):
+                # umockdev 0.17 emits no client-vanished here: a dead owner's claim is dropped
+                # when someone else asks (the kernel releases it when the process closes the node).
+                self._vanished(None, self.clients[owner])
+                owner = None
             if owner is not None and owner != key:
                 client.complete(-1, errno.EBUSY)
                 return True
@@ -337,6 +355,10 @@ class DeviceHandler:
             return True
         client.complete(-1, errno.ENOTTY)
         return True
+
+    def _connected(self, key):
+        client = self.clients.get(key)
+        return client is not None and client.get_connected()
 
     @staticmethod
     def _int_arg(arg):
