@@ -61,6 +61,17 @@ public final class Card {
         return Array(reply.prefix(Int(length)))
     }
 
+    /// A reader or card attribute such as `SCARD_ATTR_VENDOR_IFD_VERSION` (wraps SCardGetAttrib).
+    /// - Parameter id: the attribute's identifier (`SCARD_ATTR_VALUE(class, tag)`).
+    /// - Throws: `PCSCError` (`.unsupportedFeature` when the driver does not report it, …).
+    public func attribute(_ id: UInt) throws -> [UInt8] {
+        guard connected else { throw PCSCError.invalidHandle }
+        var value = [UInt8](repeating: 0, count: 264)
+        var length = DWORD(value.count)
+        try check(SCardGetAttrib(handle, DWORD(id), &value, &length))
+        return Array(value.prefix(min(Int(length), value.count)))
+    }
+
     /// Re-establishes the connection, resetting the card by default (wraps SCardReconnect): a
     /// contactless reader powers the field off and on, so a tag that went mute is selected again.
     /// - Throws: `PCSCError` (`.noSmartcard` / `.removedCard` when the tag is gone, …).

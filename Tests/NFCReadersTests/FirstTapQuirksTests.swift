@@ -210,3 +210,15 @@ import Testing
         #expect(reply.withLock { $0 }?.first == 0x90)
     }
 }
+
+/// `doctor`'s reader facts that need no reader: the IFD version attribute's text.
+@Suite struct ReaderVersionTextTests {
+    @Test func bcdDeviceVersionFromTheAttribute() {
+        // libccid: bcdDevice << 16, as a little-endian DWORD (4 or 8 bytes on 64-bit Linux).
+        #expect(PCSCReaderFirmware.versionText([0x00, 0x00, 0x14, 0x02]) == "2.14")
+        #expect(PCSCReaderFirmware.versionText([0x00, 0x00, 0x01, 0x01, 0, 0, 0, 0]) == "1.01")
+        #expect(PCSCReaderFirmware.versionText([0x05, 0x00, 0x00, 0x01]) == "1.00 build 5")
+        #expect(PCSCReaderFirmware.versionText([0, 0, 0, 0]) == nil)
+        #expect(PCSCReaderFirmware.versionText([0x01]) == nil)
+    }
+}

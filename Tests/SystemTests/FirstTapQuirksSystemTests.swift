@@ -90,6 +90,47 @@ extension PCSCSystemTests {
             }
         }
 
+        @Test func aReaderThatLeftFeedbackUnansweredGetsNoMoreForTheRestOfTheProcess() throws {
+            try Self.named(Quirks.acsName) {
+                let cli = try CLIProcess(["scan", "--multi", "--json", "--timeout", "0"])
+                cli.waitForStderr("Hold a tag near")
+                let firstTag = try VirtualType2Tag(product: .ntag213, uid: ScanVectors.uid(0xD6), ndef: ScanVectors.uriMessage)
+                let first = EmulatedPCSCReader(profile: .acr122u, tag: firstTag)
+                first.ledCommandNeverAnswers = true
+                var onReader: TagOnReader? = try TagOnReader(firstTag, personality: first)
+                cli.waitForLines(1)
+                // The JSON line is written before the tap is confirmed on the reader: wait for the
+                // LED command to arrive, then past nfctap's bound (1.5 s) before the reader gives up
+                // on it at last (libccid's timeout on a real one). A wait, not a measurement.
+                for _ in 0 ..< 600 where first.plan.stalledExchanges == 0 { usleep(50_000) }
+                #expect(first.plan.stalledExchanges == 1)
+                usleep(3_000_000)
+                first.plan.releaseStalls()
+                onReader?.remove()
+                onReader = nil
+                try TestPCSCD.waitUntilReaderIsEmpty("\(Quirks.acsName) 00 00")
+
+                let secondTag = try VirtualType2Tag(product: .ntag213, uid: ScanVectors.uid(0xD7), ndef: ScanVectors.uriMessage)
+                let second = EmulatedPCSCReader(profile: .acr122u, tag: secondTag)
+                second.ledCommandNeverAnswers = true
+                let again = try TagOnReader(secondTag, personality: second)
+                defer {
+                    second.plan.releaseStalls()
+                    again.remove()
+                }
+                let lines = cli.waitForLines(2)
+                cli.interrupt()
+                #expect(cli.finish().status == 0)
+                #expect(lines.count == 2)
+                // Remembered for that reader: the second tap is read with no feedback at all, and
+                // the firmware was asked once per process.
+                #expect(second.plan.stalledExchanges == 0)
+                #expect(!second.plan.log.contains { $0.count == 9 && $0[2] == 0x40 }, "\(second.plan.log)")
+                #expect(!second.plan.log.contains([0xFF, 0x00, 0x48, 0x00, 0x00]))
+                #expect(second.plan.log.contains { $0.starts(with: [0xFF, 0x00, 0x00, 0x00]) }, "still an ACR122U: raw frames by direct transmit")
+            }
+        }
+
         /// The raw commands an iOS NTAG215 reader sends through `sendMiFareCommand`, run by the
         /// ported plugin example against each reader personality behind `Virtual PCD` (a name
         /// nfctap does not know: the transparent exchange is tried when the app asks).

@@ -19,6 +19,10 @@ package struct PCSCVersionCheck {
                                       summary: "pcscd \(pcscd ?? "version unknown"), libccid \(ccid ?? "version unknown")",
                                       fix: nil)]
         for name in readers {
+            if let version = PCSCReaderFirmware.deviceVersion(readerName: name) {
+                findings.append(DoctorFinding(check: "reader-version", status: .info,
+                                              summary: "\(name): device version \(version) (reader attribute)", fix: nil))
+            }
             switch PCSCReaderFirmware.ask(readerName: name) {
             case let .firmware(text):
                 findings.append(DoctorFinding(check: "reader-firmware", status: .info, summary: "\(name): firmware \(text)", fix: nil))
