@@ -60,6 +60,11 @@ public struct OutboxPosition: Codable, Equatable, Sendable {
               position.fileID.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
             throw FleetError.badPosition(path: path, reason: "bad fileID")
         }
+        // Each record is at least one byte (its newline); nothing near the integer limits.
+        guard position.offset < 1 << 53, position.records <= position.offset,
+              position.modified.map({ $0.isFinite }) ?? true, (position.head?.utf8.count ?? 0) <= 64 else {
+            throw FleetError.badPosition(path: path, reason: "offset, records or head out of range")
+        }
         return position
     }
 

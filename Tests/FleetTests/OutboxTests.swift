@@ -91,6 +91,11 @@ final class TemporaryDirectory {
         #expect(throws: FleetError.self) { try OutboxPosition.load(path: path) }
         let bad = dir.write("q", "{\"fileID\":\"../etc\",\"device\":1,\"inode\":2,\"offset\":0,\"records\":0}")
         #expect(throws: FleetError.self) { try OutboxPosition.load(path: bad) }
+        // Numbers a crafted file could use to overflow the record counter.
+        for fields in ["\"offset\":18446744073709551615,\"records\":18446744073709551615", "\"offset\":10,\"records\":11"] {
+            let crafted = dir.write("r", "{\"fileID\":\"ab-12\",\"device\":1,\"inode\":2,\(fields)}")
+            #expect(throws: FleetError.self) { try OutboxPosition.load(path: crafted) }
+        }
     }
 }
 

@@ -7,8 +7,9 @@ import Synchronization
 /// process, each line written and (with `sync`) synced before the tap is green, a failed line
 /// cut back, a deleted or rotated file reopened).
 ///
-/// One process must hold one descriptor per file (its lock is per process), so a reload that
-/// names the same file shares it: opening it again reopens it (SIGHUP's logrotate convention).
+/// One process holds one descriptor per file (its lock belongs to the open file: a second one would
+/// be refused as another writer), so a reload that names the same file shares it: opening it again
+/// reopens it (SIGHUP's logrotate convention).
 package final class KioskOutput: Sendable {
     package let path: String
     private let file: DurableRecordFile
