@@ -8,7 +8,7 @@ extension TagConnection {
         if let link = type2 { return Type2Tag(link: link) }
         if let link = iso15693 { return Type5Tag(link: link) }
         if tag.technology == .type5 {
-            throw TagError.unsupported("ISO 15693 (NFC-V) tags on reader \(tag.reader.name): it cannot pass ISO 15693 commands")
+            throw TagError.unsupported("ISO 15693 (NFC-V) tags on reader \(tag.reader.name): it cannot pass ISO 15693 commands; use \(PCSCReaderProfile.iso15693ReaderHint)")
         }
         if tag.technology == .lowFrequency {
             throw TagError.unsupported("NDEF on a low-frequency (125 kHz) card: it carries none")

@@ -102,3 +102,4 @@ struct Type5PCSCLinkTests {
         #expect(try Type5Tag(link: DirectISO15693Link(virtual)).readNDEF() == T5.message(12))
     }
 }
+
