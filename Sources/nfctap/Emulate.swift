@@ -100,7 +100,8 @@ struct Emulate: ParsableCommand {
         let plan = FaultPlan(latency: .milliseconds(latency))
         let stopped = DispatchSemaphore(value: 0)
         let trap = SignalTrap(queue: DispatchQueue(label: "nfctap.emulate.signals")) { _ in stopped.signal() }
-        let describeTag = "\(virtualTag.sak & 0x20 != 0 ? "Type 4" : "Type 2") tag, UID \(virtualTag.uid.hexString)"
+        let kind = virtualTag is VirtualFeliCaCard ? "FeliCa (Type 3) card, IDm" : virtualTag.sak & 0x20 != 0 ? "Type 4 tag, UID" : "Type 2 tag, UID"
+        let describeTag = "\(kind) \(virtualTag.uid.hexString)"
 
         if let vpcd {
             let (host, port) = try Self.hostPort(vpcd)

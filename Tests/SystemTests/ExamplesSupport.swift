@@ -145,9 +145,9 @@ final class VPCDTag {
     let card: VPCDCard
 
     /// Creates the card; `insert()` puts it on the reader.
-    init(_ tag: VirtualTag, port: UInt16, plan: FaultPlan = FaultPlan()) {
+    init(_ tag: VirtualTag, port: UInt16, plan: FaultPlan = FaultPlan(), profile: PCSCReaderProfile = .generic) {
         self.tag = tag
-        reader = EmulatedPCSCReader(profile: .generic, tag: tag, plan: plan)
+        reader = EmulatedPCSCReader(profile: profile, tag: tag, plan: plan)
         card = VPCDCard(behaviour: reader, port: port)
     }
 

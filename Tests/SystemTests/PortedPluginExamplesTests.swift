@@ -20,7 +20,7 @@ extension PCSCSystemTests {
         }
 
         /// The JSON a `TagInfoPluginExample` line carries after `name: `.
-        private func json(_ stdout: String, _ name: String) -> Any? {
+        func json(_ stdout: String, _ name: String) -> Any? {
             guard let line = stdout.split(separator: "\n").first(where: { $0.hasPrefix("\(name): ") }) else { return nil }
             return try? JSONSerialization.jsonObject(with: Data(line.dropFirst(name.count + 2).utf8), options: [.fragmentsAllowed])
         }
