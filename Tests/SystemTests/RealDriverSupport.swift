@@ -4,7 +4,7 @@ import ReaderCore
 import TagEmulation
 import Testing
 
-/// Ring 4 (real drivers, docs/architecture.md "Test rings"): readers emulated at the USB boundary
+/// Ring 4 (real drivers, docs/architecture.md "Tests, in four rings"): readers emulated at the USB boundary
 /// by scripts/usb-reader-emulator, driven by an unmodified pcscd + libccid and by libnfc's USB
 /// drivers (scripts/services/usbreaders.sh starts both; docs/tags-and-readers.md §5).
 ///

@@ -1,5 +1,5 @@
 # Ring 4 (real drivers): readers emulated at the USB boundary, driven by an unmodified pcscd +
-# libccid and by libnfc's USB drivers (docs/architecture.md "Test rings", docs/tags-and-readers.md §5).
+# libccid and by libnfc's USB drivers (docs/architecture.md "Tests, in four rings", docs/tags-and-readers.md §5).
 # Sourced by scripts/test.sh.
 #
 # start_usbreaders starts scripts/usb-reader-emulator (umockdev's fake sysfs/udev and an ioctl

@@ -150,7 +150,7 @@ extension SessionEngine {
                 // An ISO 15693 label without NDEF (library, asset) is still named: chip, no capacity.
                 let skipped = NFCReaderError(error, during: .read)
                 if configuration.collectTagDetails, let type5 = made as? Type5Tag {
-                    return (.skipped(skipped), NFCTagReport(tag: tag, details: NDEFTagDetails(describing: type5), ndefBytes: [],
+                    return (.skipped(skipped), NFCTagReport(tag: tag, details: NDEFTagDetails(describing: type5), ndefBytes: nil,
                                                             decoded: nil, decodingError: nil, error: skipped))
                 }
                 return (.skipped(skipped), NFCTagReport(tag: tag, error: skipped))
