@@ -200,6 +200,12 @@ struct RealDriverTests {
         kiosk.waitForLog("reader added") { $0.hasPrefix("<6>reader added") && $0.contains("ACR122U") }
         let card = try profile.tap(try Self.ntag213(0x47))
         let lines = try waitForJSONLines(output, count: 1)
+        // The line is written before the feedback (README "Kiosk configuration"): wait for the LED command.
+        var led: Int?
+        for _ in 0..<100 where led == nil {
+            led = try USBRing.counts(profile.key)["led"]
+            if led == nil { usleep(50_000) }
+        }
         card.remove()
         #expect(lines.first?["uid"] as? String == "04102030405047")
         #expect(kiosk.terminate() == 0)
@@ -294,8 +300,12 @@ struct RealDriverTests {
         let doctor = try runCLI(["doctor"], environment: USBRing.preload)
         #expect(doctor.stdout.contains("pcscd holds"), "\(doctor.stdout)")
 
+        // pcscd stopped and the reader plugged in again (a fresh device: no claim left from pcscd).
         try USBRing.control(["pcscd-stop"])
-        let r = try runCLI(["scan", "--json", "--timeout", "20", "--reader", connstring], environment: USBRing.preload)
+        try USBRing.emulator("unplug", name)
+        try USBRing.emulator("replug", name)
+        let fresh = try USBRing.connstring("acr122_usb", name)
+        let r = try runCLI(["scan", "--json", "--timeout", "20", "--reader", fresh], environment: USBRing.preload)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try ScanJSON.decode(r.stdout).records?.map(\.uri) == [Self.uri])
     }
