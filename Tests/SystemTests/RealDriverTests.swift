@@ -34,6 +34,15 @@ struct RealDriverTests {
         return nil
     }
 
+    /// `nfctap kiosk` (JSON lines, feedback on) for one reader through the ring's pcscd; its output file.
+    static func kiosk(on profile: USBProfile, in dir: URL) throws -> (KioskProcess, String) {
+        let output = dir.appendingPathComponent("taps.jsonl").path
+        let config = dir.appendingPathComponent("kiosk.json").path
+        try #"{"action": "json", "output": "\#(output)", "readers": ["\#(profile.match)"], "backends": {"pcsc": true, "libnfc": []}, "feedback": true}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        return (try KioskProcess(arguments: ["kiosk", "--config", config], environment: USBRing.pcsc), output)
+    }
+
     init() throws {
         try USBRing.control(["pcscd-start"])
         try USBRing.waitForReaders(USBRing.allReaderCount)
@@ -148,11 +157,7 @@ struct RealDriverTests {
 
         let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let output = dir.appendingPathComponent("taps.jsonl").path
-        let config = dir.appendingPathComponent("kiosk.json").path
-        try #"{"action": "json", "output": "\#(output)", "readers": ["\#(profile.match)"], "backends": {"pcsc": true, "libnfc": []}}"#
-            .write(toFile: config, atomically: true, encoding: .utf8)
-        let kiosk = try KioskProcess(arguments: ["kiosk", "--config", config], environment: USBRing.pcsc)
+        let (kiosk, output) = try Self.kiosk(on: profile, in: dir)
         kiosk.waitForLog("reader added") { $0.hasPrefix("<6>reader added") && $0.contains("ACR1252 Dual Reader PICC") }
         try USBRing.emulator("unplug", profile.key)
         kiosk.waitForLog("reader removed") { $0.contains("reader removed") && $0.contains("ACR1252 Dual Reader PICC") }
@@ -191,15 +196,17 @@ struct RealDriverTests {
         let profile = USBProfile.acr122u
         let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let output = dir.appendingPathComponent("taps.jsonl").path
-        let config = dir.appendingPathComponent("kiosk.json").path
-        try #"{"action": "json", "output": "\#(output)", "readers": ["\#(profile.match)"], "backends": {"pcsc": true, "libnfc": []}, "feedback": true}"#
-            .write(toFile: config, atomically: true, encoding: .utf8)
         try USBRing.resetCounts(profile.key)
-        let kiosk = try KioskProcess(arguments: ["kiosk", "--config", config], environment: USBRing.pcsc)
+        let (kiosk, output) = try Self.kiosk(on: profile, in: dir)
         kiosk.waitForLog("reader added") { $0.hasPrefix("<6>reader added") && $0.contains("ACR122U") }
         let card = try profile.tap(try Self.ntag213(0x47))
         let lines = try waitForJSONLines(output, count: 1)
+        // The line is written before the feedback (README "Kiosk configuration"): wait for the LED command.
+        var led: Int?
+        for _ in 0..<100 where led == nil {
+            led = try USBRing.counts(profile.key)["led"]
+            if led == nil { usleep(50_000) }
+        }
         card.remove()
         #expect(lines.first?["uid"] as? String == "04102030405047")
         #expect(kiosk.terminate() == 0)
@@ -294,8 +301,12 @@ struct RealDriverTests {
         let doctor = try runCLI(["doctor"], environment: USBRing.preload)
         #expect(doctor.stdout.contains("pcscd holds"), "\(doctor.stdout)")
 
+        // pcscd stopped and the reader plugged in again (a fresh device: no claim left from pcscd).
         try USBRing.control(["pcscd-stop"])
-        let r = try runCLI(["scan", "--json", "--timeout", "20", "--reader", connstring], environment: USBRing.preload)
+        try USBRing.emulator("unplug", name)
+        try USBRing.emulator("replug", name)
+        let fresh = try USBRing.connstring("acr122_usb", name)
+        let r = try runCLI(["scan", "--json", "--timeout", "20", "--reader", fresh], environment: USBRing.preload)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try ScanJSON.decode(r.stdout).records?.map(\.uri) == [Self.uri])
     }
@@ -321,12 +332,8 @@ struct RealDriverTests {
         let profile = USBProfile.acr1252u
         let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let output = dir.appendingPathComponent("taps.jsonl").path
-        let config = dir.appendingPathComponent("kiosk.json").path
-        try #"{"action": "json", "output": "\#(output)", "readers": ["\#(profile.match)"], "backends": {"pcsc": true, "libnfc": []}, "feedback": true}"#
-            .write(toFile: config, atomically: true, encoding: .utf8)
         try USBRing.resetCounts(profile.key)
-        let kiosk = try KioskProcess(arguments: ["kiosk", "--config", config], environment: USBRing.pcsc)
+        let (kiosk, output) = try Self.kiosk(on: profile, in: dir)
         kiosk.waitForLog("reader added") { $0.hasPrefix("<6>reader added") && $0.contains("ACR1252") }
         for n: UInt8 in [0x53, 0x54] {
             let card = try profile.tap(try Self.ntag213(n))
