@@ -147,6 +147,27 @@ import Testing
         #expect(found == [older, newer], "\(found)")
     }
 
+    @Test("two rotations within one clock tick (equal file times): the chain is walked .2 → .1 → the new file, never back")
+    func rotationsWithEqualTimes() throws {
+        let dir = TemporaryDirectory()
+        let file = dir.write("taps.jsonl", "{\"seq\":14}\n")
+        let oldest = dir.write("taps.jsonl.2", "{\"seq\":1}\n")
+        let middle = dir.write("taps.jsonl.1", "{\"seq\":9}\n")
+        // File times are coarse (a jiffy): give both rotated files the same one.
+        var times = [timespec(tv_sec: 1_800_000_000, tv_nsec: 0), timespec(tv_sec: 1_800_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, oldest, &times, 0) == 0 && utimensat(AT_FDCWD, middle, &times, 0) == 0)
+        let rotated = RotatedFiles(outboxPath: file)
+        #expect(rotated.candidates().map(\.path) == [oldest, middle])
+        var st = stat()
+        #expect(stat(file, &st) == 0)
+        let current = UInt64(st.st_ino)
+        let all = rotated.candidates()
+        let afterOldest = rotated.successors(after: all[0].modified, except: all[0].inode, currentInode: current)
+        #expect(afterOldest.map(\.path) == [middle])
+        let afterMiddle = rotated.successors(after: all[1].modified, except: all[1].inode, currentInode: current)
+        #expect(afterMiddle.isEmpty, "after .1 comes the file at the path, not .2 again: \(afterMiddle.map(\.path))")
+    }
+
     @Test("the lock file as a hard link to another file: refused, the file not truncated")
     func lockFileHardLinkRefused() throws {
         let dir = TemporaryDirectory()
