@@ -76,6 +76,9 @@ final class InventoryHarness: Sendable {
     let path: String
     let recorder: InventoryRecorder
     let run: InventoryRun
+    /// The record file, closed by `stop()` (a second writer of it in this process is refused while
+    /// it is open, as in two processes).
+    let recordFile: DurableRecordFile
     /// Records as the recorder confirmed them (after the sync, before the reader's feedback).
     let confirmed = DemoInbox<(record: InventoryRecord, complete: Bool)>()
     /// At each confirmation: (feedback signals so far, records in the file).
@@ -92,6 +95,7 @@ final class InventoryHarness: Sendable {
         self.path = path ?? directory.path(file)
         var warnings: [String] = []
         let output = try InventoryOutput(path: self.path, format: format, calls: calls) { warnings.append($0) }
+        self.recordFile = output.file
         self.warnings = warnings
         let elapsed = self.elapsed
         let clock = InventoryRecorder.Clock(wall: { Date(timeIntervalSince1970: 1_700_000_000.25) }, monotonic: { elapsed.current })
@@ -123,7 +127,9 @@ final class InventoryHarness: Sendable {
     /// Ends the inventory and returns why it ended.
     func stop() throws -> NFCReaderError {
         run.stop(.userCanceled)
-        return try #require(run.wait(timeout: .now() + 10), "the inventory did not end")
+        let ended = try #require(run.wait(timeout: .now() + 10), "the inventory did not end")
+        recordFile.close()
+        return ended
     }
 
     var fileText: String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }

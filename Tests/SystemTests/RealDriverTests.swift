@@ -213,6 +213,30 @@ struct RealDriverTests {
         #expect(try USBRing.counts(profile.key)["led"] == 1)
     }
 
+    // MARK: - the desktop agent through pcscd + libccid
+
+    @Test("agent through libccid: a tap on the ACR122U becomes one notification naming the URL and the reader",
+          .enabled(if: SystemEnvironment.available("dbus")))
+    func agentNotifies() throws {
+        let profile = USBProfile.acr122u
+        let desk = try AgentDesk()
+        let server = try NotificationServerMock()
+        var environment = desk.environment(busAddress: server.address)
+        environment.merge(USBRing.pcsc) { $1 }
+        let agent = try CLIProcess(["agent", "--reader", profile.match], environment: environment)
+        agent.waitForEvents("reading")
+        let card = try profile.tap(try Self.ntag213(0x49))
+        let tap = try #require(agent.waitForEvents("tap").first)
+        let call = try #require(try PCSCSystemTests.AgentSystemTests.notify(server, count: 1).first)
+        card.remove()
+        #expect(call.summary == "nfctap.dev", "\(call)")
+        #expect(call.body.contains(Self.uri), "\(call.body)")
+        #expect(call.body.contains("ACS ACR122U PICC Interface"), "\(call.body)")  // its index grows with replugs
+        #expect(tap["notification"] != nil, "\(tap)")
+        agent.interrupt()
+        #expect(agent.finish().status == 0)
+    }
+
     @Test("inventory through libccid: one record per tag")
     func inventory() throws {
         let profile = USBProfile.omnikey

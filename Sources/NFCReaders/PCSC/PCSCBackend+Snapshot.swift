@@ -109,8 +109,19 @@ extension PCSCBackend {
         var open: Card?
         do {
             let card = try ctx.connect(reader: info.name, share: .shared)
-            if let reply = try? card.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00]),
-               reply.count >= 2, reply[reply.count - 2] == 0x90, reply[reply.count - 1] == 0x00 {
+            let reply: [UInt8]?
+            do {
+                reply = try card.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00])
+            } catch let error as PCSCError where error == .removedCard || error == .noSmartcard {
+                // The card bounced (seen through libccid as a card enters the field): it is gone
+                // for now, and pcscd reports it again when it settles. Reporting it would end a
+                // single-read session on a tag that was never there to read.
+                try? card.disconnect(.leave)
+                return nil
+            } catch {
+                reply = nil
+            }
+            if let reply, reply.count >= 2, reply[reply.count - 2] == 0x90, reply[reply.count - 1] == 0x00 {
                 uid = Array(reply.dropLast(2))
                 // ISO 15693: the reply's byte order varies by reader (docs/tags-and-readers.md §7.10).
                 if classification.technology == .type5 { uid = ISO15693UID.normalized(uid) }
