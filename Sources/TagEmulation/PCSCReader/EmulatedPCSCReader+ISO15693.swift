@@ -53,13 +53,16 @@ extension EmulatedPCSCReader {
     }
 
     /// `FF C2 00 02 04 8F 02 02 03`: switch protocol to ISO 15693 layer 3 (DO 8F), answered
-    /// `C0 03 00 90 00 8F 01 00 90 00` as in the ACR1552 trace.
+    /// `C0 03 00 90 00 8F 01 00 90 00` as in the ACR1552 trace; `8F 02 03 00` switches to FeliCa
+    /// (docs/tags-and-readers.md §9.1), which only a FeliCa card accepts.
     func switchProtocol(_ dataObjects: [UInt8], tag: VirtualTag) -> [UInt8] {
         guard dataObjects.count == 4, dataObjects[0] == 0x8F, dataObjects[1] == 0x02 else {
             return [0xC0, 0x03, 0x01, 0x6A, 0x81] + Self.ok
         }
         let wantsISO15693 = dataObjects[2] == 0x02
         guard wantsISO15693 == (tag is VirtualISO15693Tag) else { return [0xC0, 0x03, 0x01, 0x6A, 0x81] + Self.ok }
+        let wantsFeliCa = dataObjects[2] == 0x03 && dataObjects[3] == 0x00
+        guard wantsFeliCa == (tag is VirtualFeliCaCard) else { return [0xC0, 0x03, 0x01, 0x6A, 0x81] + Self.ok }
         return [0xC0, 0x03, 0x00, 0x90, 0x00, 0x8F, 0x01, 0x00] + Self.ok
     }
 }

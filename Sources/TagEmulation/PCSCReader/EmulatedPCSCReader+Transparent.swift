@@ -33,13 +33,6 @@ extension EmulatedPCSCReader {
             let bits: UInt8 = reply.count == 1 ? 0x04 : 0x00 // ACK/NAK: 4 bits
             let lengthBytes: [UInt8] = reply.count < 0x80 ? [UInt8(reply.count)] : [0x81, UInt8(reply.count)]
             return success + [0x92, 0x01, bits, 0x97] + lengthBytes + reply + Self.ok
-        case 0x02:
-            // Switch Protocol (docs/tags-and-readers.md §9.1): DO 8F, standard 03 = FeliCa, layer 00;
-            // only a FeliCa card can be switched to FeliCa.
-            guard dataObjects == [0x8F, 0x02, 0x03, 0x00], tag is VirtualFeliCaCard else {
-                return [0xC0, 0x03, 0x01, 0x6A, 0x81] + Self.ok
-            }
-            return success + Self.ok
         default:
             return Self.functionNotSupported
         }
