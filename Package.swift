@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "ReaderCore", "NFCTags", "TagEmulation", "NDEF"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["ReaderCore", "NFCReaders", "PCSC", "LibNFC", "NFCTags", "TagEmulation"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "ZebraPrinter", "SDBus"]),
-        .testTarget(name: "SDBusTests", dependencies: ["SDBus"]),
+        .testTarget(name: "SDBusTests", dependencies: ["SDBus", "CSDBus", "CLazyLibrary"]),
         .testTarget(name: "ProcessSpawnTests", dependencies: ["ProcessSpawn"]),
         .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"]),
         .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"]),

@@ -20,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 ensure_swift
-ensure_packages time mosquitto mosquitto-clients libnfc-bin python3-venv
+ensure_packages time mosquitto mosquitto-clients libnfc-bin python3-venv valgrind
 
 QUICK=0
 [ "${1:-}" = --quick ] && QUICK=1
@@ -137,13 +137,22 @@ for i in $(seq 1 "$RUNS"); do
     # nfc-list has no --version: it prints its libnfc version and usage, exit 1 (the same work).
     command -v nfc-list >/dev/null && MEASURE_ANY_STATUS=1 measure version-nfclist nfc-list --version
 done
-echo "**C1. Process start-up** (print the version and exit)"
+# Instructions to start, which the machine's load does not change: callgrind, on a stripped copy
+# (valgrind gives up on the static binary's debug information).
+instructions() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | tail -n 1; }
+millions() { awk -v n="$1" 'BEGIN { if (n == "") print "–"; else printf "%.1f M", n / 1e6 }'; }
+nfctap_instructions=""; nfclist_instructions=""
+if command -v valgrind >/dev/null && strip -o "$RUN/nfctap-stripped" "$NFCTAP" 2>/dev/null; then
+    nfctap_instructions="$(instructions "$RUN/nfctap-stripped" --version)"
+    command -v nfc-list >/dev/null && nfclist_instructions="$(instructions nfc-list --version)"
+fi
+echo "**C1. Process start-up** (print the version and exit; instructions counted by \`valgrind --tool=callgrind\`)"
 echo
-echo "| command | ms | peak RSS MiB | vs nfctap |"
-echo "|---|---|---|---|"
-echo "| \`nfctap --version\` | $(summary "$RUN/version-nfctap.ms") | $(summary "$RUN/version-nfctap.rss") | 1.00× |"
+echo "| command | ms | peak RSS MiB | instructions | vs nfctap (ms) |"
+echo "|---|---|---|---|---|"
+echo "| \`nfctap --version\` | $(summary "$RUN/version-nfctap.ms") | $(summary "$RUN/version-nfctap.rss") | $(millions "$nfctap_instructions") | 1.00× |"
 if [ -s "$RUN/version-nfclist.ms" ]; then
-    echo "| \`nfc-list --version\` (libnfc, C) | $(summary "$RUN/version-nfclist.ms") | $(summary "$RUN/version-nfclist.rss") | nfctap $(ratio "$(median "$RUN/version-nfctap.ms")" "$(median "$RUN/version-nfclist.ms")") |"
+    echo "| \`nfc-list --version\` (libnfc, C) | $(summary "$RUN/version-nfclist.ms") | $(summary "$RUN/version-nfclist.rss") | $(millions "$nfclist_instructions") | nfctap $(ratio "$(median "$RUN/version-nfctap.ms")" "$(median "$RUN/version-nfclist.ms")") |"
 fi
 echo
 

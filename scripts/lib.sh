@@ -29,6 +29,7 @@ NFCTAP_TEST_PACKAGES=(
     mosquitto mosquitto-clients openssl   # a private MQTT broker with a test CA (scripts/services/mosquitto.sh)
     umockdev gir1.2-umockdev-1.0 libumockdev-dev python3-gi   # USB readers emulated for the real drivers (scripts/usb-reader-emulator)
     python3-pyscard         # the benchmark's baseline reader (scripts/bench.sh)
+    lintian man-db sudo     # the package judged by lintian, its man pages read, the sudo-user check (Deb*Tests)
 )
 
 log() { printf 'nfctap: %s\n' "$*" >&2; }

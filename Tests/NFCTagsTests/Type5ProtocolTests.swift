@@ -159,6 +159,20 @@ struct Type5ProtocolTests {
         }
     }
 
+    @Test("a CC spread over blocks smaller than itself (Get System Info allows 1-byte blocks) is read whole",
+          arguments: [1, 2, 3])
+    func ccOverSmallBlocks(blockSize: Int) throws {
+        var tiny = ISO15693ChipModel.icodeSLIX2
+        tiny.blockSize = blockSize
+        tiny.blockCount = (80 + blockSize - 1) / blockSize
+        for cc in [T5.hex("E1 40 0A 01"), T5.hex("E2 40 00 01 00 00 00 0A")] {
+            let message = T5.uriMessage
+            let virtual = VirtualISO15693Tag(model: tiny, uid: VirtualISO15693Tag.exampleUID(.icodeSLIX2),
+                                             memory: cc + [0x03, UInt8(message.count)] + message + [0xFE])
+            #expect(try Type5Tag(link: DirectISO15693Link(virtual)).readNDEF() == message, "\(cc)")
+        }
+    }
+
     @Test func aTLVRunningPastTheAreaIsATypedError() {
         let virtual = VirtualISO15693Tag(model: .icodeSLIX2, uid: VirtualISO15693Tag.exampleUID(.icodeSLIX2),
                                          memory: T5.hex("E1 40 28 01 03 FF 01 40"))

@@ -5,7 +5,7 @@ import Testing
 /// desktop-file-utils and named by the `desktop-entry` hint of its notifications, and its user
 /// unit, both shipped in the .deb where a desktop looks for them.
 @Suite struct AgentDesktopFilesTests {
-    static let haveValidator = FileManager.default.isExecutableFile(atPath: "/usr/bin/desktop-file-validate")
+    static let haveValidator = SystemEnvironment.tool("/usr/bin/desktop-file-validate")
 
     @Test(.enabled(if: haveValidator || SystemEnvironment.environment["NFCTAP_REQUIRE_SYSTEM"] == "1"))
     func theAgentsDesktopEntryIsValidAndHidden() throws {

@@ -11,7 +11,7 @@ import Testing
 /// removal), not systemd doing it.
 @Suite(.serialized) struct DebInstallTests {
     static let canMount = SystemEnvironment.isRealRoot && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
-        && FileManager.default.isExecutableFile(atPath: "/usr/bin/man")
+        && SystemEnvironment.tool("/usr/bin/man")
 
     /// Paths the man pages cite that no package creates: the admin's, the kiosk's at run time, devices.
     static let createdLater = [

@@ -3,7 +3,7 @@ import Testing
 
 /// The package as Debian's tools judge it: `lintian --pedantic` and two builds byte for byte.
 @Suite(.serialized) struct DebPackageLintianTests {
-    static let haveLintian = FileManager.default.isExecutableFile(atPath: "/usr/bin/lintian")
+    static let haveLintian = SystemEnvironment.tool("/usr/bin/lintian")
 
     /// The release binary scripts/package-deb.sh builds (scripts/lib/release-build.sh), when one
     /// has been built; NFCTAP_RELEASE_BINARY names another.

@@ -20,7 +20,7 @@ import Testing
 
     enum PackageError: Error { case failed(String) }
 
-    static let haveDpkgDeb = FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-deb")
+    static let haveDpkgDeb = SystemEnvironment.tool("/usr/bin/dpkg-deb")
 
     static func dpkgDeb(_ args: [String]) throws -> String { try runProgram("/usr/bin/dpkg-deb", args).stdout }
 

@@ -147,7 +147,7 @@ import Testing
         return (p.terminationStatus, String(decoding: out, as: UTF8.self))
     }
 
-    static let haveSystemdAnalyze = FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")
+    static let haveSystemdAnalyze = SystemEnvironment.tool("/usr/bin/systemd-analyze")
 
     @Test(.enabled(if: haveSystemdAnalyze || SystemEnvironment.environment["NFCTAP_REQUIRE_SYSTEM"] == "1"))
     func kioskUnitVerifiesCleanly() throws {

@@ -213,6 +213,50 @@ struct RealDriverTests {
         #expect(try USBRing.counts(profile.key)["led"] == 1)
     }
 
+    // MARK: - the other tag families through libccid
+
+    @Test("ISO 15693 through libccid: an ICODE SLIX2 on the OMNIKEY 5022 is scanned, written, read back and locked through FF C2")
+    func type5OnTheOMNIKEY() throws {
+        let profile = USBProfile.omnikey
+        let virtual = VirtualISO15693Tag.formatted(.icodeSLIX2, uid: VirtualISO15693Tag.exampleUID(.icodeSLIX2, serial: 0x51),
+                                                   message: Self.message)
+        let card = try profile.tap(virtual)
+        defer { card.remove() }
+        let scan = try runCLI(["scan", "--json", "--timeout", "20", "--reader", profile.match], environment: USBRing.pcsc)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let report = try ScanJSON.decode(scan.stdout)
+        #expect(report.type == "type5" && report.uid == virtual.uid.hexString && report.product == "ICODE SLIX2", "\(scan.stdout)")
+        #expect(report.records?.map(\.uri) == [Self.uri])
+        let other = try NDEFMessage(records: [.uri("https://example.com/usb-type5")]).encoded()
+        let write = try runCLI(["write", "--uri", "https://example.com/usb-type5", "--lock", "--timeout", "20", "--reader", profile.match],
+                               environment: USBRing.pcsc)
+        #expect(write.status == 0, "\(write.stderr)")
+        #expect(try Type5Tag(link: VirtualISO15693Link(virtual)).readNDEF() == other)
+        #expect(virtual.lockedBlocks.count == 80, "every block locked (Lock Block passed by the transparent exchange)")
+        // Every frame went through the reader's PC/SC Part 3 transparent exchange.
+        #expect(card.reader.plan.log.contains { $0.starts(with: [0xFF, 0xC2, 0x00, 0x01]) })
+    }
+
+    @Test("FeliCa through libccid: a Lite-S on the ACR122U is scanned and written through direct transmit (InCommunicateThru)")
+    func feliCaOnTheACR122U() throws {
+        let profile = USBProfile.acr122u
+        let liteS = VirtualFeliCaCard.liteS(ndef: Self.message)
+        let card = try profile.tap(liteS)
+        defer { card.remove() }
+        let scan = try runCLI(["scan", "--json", "--timeout", "20", "--reader", profile.match], environment: USBRing.pcsc)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as? [String: Any], "\(scan.stdout)")
+        #expect(object["type"] as? String == "felica" && object["uid"] as? String == liteS.idm.hexString, "\(scan.stdout)")
+        #expect(scan.stdout.contains(Self.uri))
+        let write = try runCLI(["write", "--uri", "https://example.com/usb-felica", "--timeout", "20", "--reader", profile.match],
+                               environment: USBRing.pcsc)
+        #expect(write.status == 0, "\(write.stderr)")
+        let again = try runCLI(["scan", "--json", "--timeout", "20", "--reader", profile.match], environment: USBRing.pcsc)
+        #expect(again.stdout.contains("https://example.com/usb-felica"), "\(again.stdout) \(again.stderr)")
+        // FeliCa frames went to the PN532 inside: direct transmit of InCommunicateThru (D4 42).
+        #expect(card.reader.plan.log.contains { $0.starts(with: [0xFF, 0x00, 0x00, 0x00]) && $0.count > 6 && $0[5] == 0xD4 && $0[6] == 0x42 })
+    }
+
     // MARK: - the desktop agent through pcscd + libccid
 
     @Test("agent through libccid: a tap on the ACR122U becomes one notification naming the URL and the reader",

@@ -19,6 +19,13 @@ enum SystemEnvironment {
         isRunning(service) || environment["NFCTAP_REQUIRE_SYSTEM"] == "1"
     }
 
+    /// A program a test needs (lintian, man, dpkg-deb…): present, or required anyway under
+    /// scripts/test.sh, which installs it (scripts/lib.sh), so that a missing one fails there
+    /// instead of the test quietly not running.
+    static func tool(_ path: String) -> Bool {
+        FileManager.default.isExecutableFile(atPath: path) || environment["NFCTAP_REQUIRE_SYSTEM"] == "1"
+    }
+
     /// Root of the machine, not the root of a user namespace: scripts/test.sh run by a normal user
     /// maps that user to root in a user namespace, where uid 0 may not mount an overlay of / nor
     /// switch to another user (only one uid is mapped). From /proc/self/uid_map: the initial

@@ -89,6 +89,9 @@ public final class Type5Tag: NDEFTagOperations {
         var ccBytes = first
         if size < 8, first.count >= 3, first[2] == 0, first[0] == 0xE2 {
             let second = try readSingle(1)
+            guard second.count == size else {
+                throw TagError.malformedReply("block 1 has \(second.count) bytes, block 0 \(size)")
+            }
             blocks[1] = second
             ccBytes += second
         }
@@ -173,10 +176,16 @@ public final class Type5Tag: NDEFTagOperations {
     public func readCapabilityContainer() throws -> Type5CapabilityContainer {
         if let cc { return cc }
         let (blockSize, blockCount) = try readLayout()
-        var bytes = try readBlocks(0, count: 1)
-        if bytes.count < 8, bytes[0] == 0xE2, bytes[2] == 0x00, blockCount > 1 {
-            bytes += try readBlocks(1, count: 1)
+        // The CC's 4 bytes (8 when byte 2 is 00) from as many blocks as they span: Get System Info
+        // allows blocks of 1 to 32 bytes (docs/tags-and-readers.md §7.4, §7.6).
+        var bytes: [UInt8] = []
+        func readCC(upTo wanted: Int) throws {
+            while bytes.count < wanted, bytes.count / blockSize < blockCount {
+                bytes += try readBlocks(bytes.count / blockSize, count: 1)
+            }
         }
+        try readCC(upTo: 4)
+        if bytes.count >= 3, bytes[2] == 0x00 { try readCC(upTo: 8) }
         let parsed = try Type5CapabilityContainer(bytes: bytes)
         let memory = blockSize * blockCount
         guard parsed.dataAreaSize <= memory else {

@@ -3,12 +3,11 @@ import Dispatch
 import Foundation
 import NDEF
 import NFCTags
-import Synchronization
 
 /// One `nfctap apdu`: an `NFCTagReaderSession(pollingOption: .iso14443)` that connects to the
 /// first ISO 7816 card, sends the APDUs in order, prints each reply, then ends.
 // @unchecked: the commands' NFCISO7816APDU objects (not Sendable, as in Apple's Core NFC)
-// are immutable once parsed; the rest is immutable, Sendable, or a Mutex.
+// are immutable once parsed; the rest is immutable or Sendable.
 package final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
     let commands: [(bytes: [UInt8], apdu: NFCISO7816APDU)]
     let json: Bool
@@ -17,7 +16,7 @@ package final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
     let prompt: Prompt
     let outcome = ScanOutcome()
     /// A card is being talked to: later batches are ignored.
-    private let working = Mutex(false)
+    private let firstTag = FirstTag()
 
     package init(commands: [(bytes: [UInt8], apdu: NFCISO7816APDU)], json: Bool, timeout: Double, readers: DeskReaders) {
         self.commands = commands
@@ -45,11 +44,7 @@ package final class APDURun: NFCTagReaderSessionDelegate, @unchecked Sendable {
     }
 
     package func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {
-        let first = working.withLock { working in
-            defer { working = true }
-            return !working
-        }
-        guard first else { return }
+        guard firstTag.take() else { return }
         let card = tags.lazy.compactMap { tag -> (any NFCISO7816Tag)? in
             if case let .iso7816(card) = tag { return card }
             return nil

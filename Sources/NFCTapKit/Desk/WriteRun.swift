@@ -2,13 +2,12 @@ import CoreNFCLinux
 import Dispatch
 import Foundation
 import NDEF
-import Synchronization
 
 /// One `nfctap write`: a read-write `NFCNDEFReaderSession` (the delegate takes the tags) that
 /// connects to the first single tag, checks its status and capacity, writes, reads back and
 /// compares, optionally locks, then ends.
 // @unchecked: the message's NFCNDEFMessage (not Sendable, as in Apple's Core NFC) is never
-// changed once built; the rest is immutable, Sendable, or a Mutex.
+// changed once built; the rest is immutable or Sendable.
 package final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     let message: WriteMessage
     let lock: Bool
@@ -18,7 +17,7 @@ package final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable 
     let prompt: Prompt
     let outcome = ScanOutcome()
     /// A tag is being written: later batches are ignored.
-    private let working = Mutex(false)
+    private let firstTag = FirstTag()
 
     package init(message: WriteMessage, lock: Bool, json: Bool, timeout: Double, readers: DeskReaders) {
         self.message = message
@@ -54,11 +53,7 @@ package final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable 
             session.schedule(after: .milliseconds(500)) { session.restartPolling() }
             return
         }
-        let first = working.withLock { working in
-            defer { working = true }
-            return !working
-        }
-        guard first else { return }
+        guard firstTag.take() else { return }
         // The tag and session objects are not Sendable (as in Apple's Core NFC); their
         // methods are thread-safe, and from here on only this task uses them.
         nonisolated(unsafe) let tag = tags[0]
