@@ -42,7 +42,7 @@ import NDEF
     func posterError(_ nested: String, _ mode: DecodingMode) -> NDEFError? {
         let payload = h(nested)
         let record = NDEFRecord(tnf: .wellKnown, type: Array("Sp".utf8), payload: payload)
-        do { _ = try record.parsed(mode: mode); return nil } catch { return error as? NDEFError }
+        do { _ = try record.parsed(mode: mode); return nil } catch { return error }
     }
 
     @Test func missingURIIsAnErrorInBothModes() {
