@@ -81,6 +81,6 @@ extension PCSCError {
 /// Turns a pcsc-lite return code into `()` or a thrown `PCSCError`.
 /// - Throws: `PCSCError(rawValue: code)` for anything other than SCARD_S_SUCCESS.
 @inline(__always)
-func check(_ code: LONG) throws {
+func check(_ code: LONG) throws(PCSCError) {
     guard code == 0 else { throw PCSCError(rawValue: Int(code)) }
 }

@@ -74,7 +74,7 @@ struct Type2FaultTests {
                 let inner: Transceiver
                 let keep: Int
                 init(_ inner: Transceiver, keep: Int) { self.inner = inner; self.keep = keep }
-                func transceive(_ command: [UInt8]) throws -> [UInt8] {
+                func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
                     let reply = try inner.transceive(command)
                     guard command[1] == 0xB0, reply.count > 2 else { return reply }
                     return Array(reply.prefix(keep)) + reply.suffix(2)

@@ -10,7 +10,7 @@ struct Type2LayoutTests {
         memory.replaceSubrange(12 ..< 16, with: T2.hex(cc))
         memory.replaceSubrange(16 ..< 16 + tlvs.count, with: tlvs)
         let parsed = try Type2CapabilityContainer(bytes: Array(memory[12 ..< 16]))
-        return try Type2Layout.walk(capabilityContainer: parsed) { address in
+        return try Type2Layout.walk(capabilityContainer: parsed) { address throws(TagError) in
             guard address < memory.count else { throw TagError.malformedReply("test image ends") }
             return memory[address]
         }

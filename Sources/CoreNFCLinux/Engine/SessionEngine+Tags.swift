@@ -122,7 +122,7 @@ extension SessionEngine {
 
     /// A reader another client holds only briefly (pcscd releasing a client that just died, a
     /// tool's quick look) is tried again a few times, 100 ms apart, before it counts as busy (203).
-    private func connectRetryingWhileBusy(_ presence: TagPresence, operation: TagOperation) throws -> any TagConnection {
+    private func connectRetryingWhileBusy(_ presence: TagPresence, operation: TagOperation) throws(ReaderError) -> any TagConnection {
         var attempt = 0
         while true {
             do {

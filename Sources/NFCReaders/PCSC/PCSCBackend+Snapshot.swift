@@ -14,8 +14,8 @@ extension PCSCBackend {
     /// The readers attached now and the tag on each, without monitoring: one non-blocking
     /// SCardGetStatusChange, then `FF CA 00 00 00` on each present tag for its UID.
     /// - Throws: `ReaderError.serviceUnavailable` when pcscd is not running.
-    public func snapshot() throws -> [ReaderSnapshot] {
-        try mappingReaderErrors {
+    public func snapshot() throws(ReaderError) -> [ReaderSnapshot] {
+        try mappingReaderErrors { () throws(PCSCError) in
             let context = try Context()
             let names = try context.listReaders().filter { $0 != ReaderState.plugAndPlayReader }
             guard !names.isEmpty else { return [] }
@@ -107,12 +107,12 @@ extension PCSCBackend {
         let classification = ATRClassification.classify(atr)
         var uid: [UInt8] = []
         var open: Card?
-        do {
+        do throws(PCSCError) {
             let card = try ctx.connect(reader: info.name, share: .shared)
             let reply: [UInt8]?
-            do {
+            do throws(PCSCError) {
                 reply = try card.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00])
-            } catch let error as PCSCError where error == .removedCard || error == .noSmartcard {
+            } catch where error == .removedCard || error == .noSmartcard {
                 // The card bounced (seen through libccid as a card enters the field): it is gone
                 // for now, and pcscd reports it again when it settles. Reporting it would end a
                 // single-read session on a tag that was never there to read.
@@ -127,7 +127,7 @@ extension PCSCBackend {
                 if classification.technology == .type5 { uid = ISO15693UID.normalized(uid) }
             }
             open = card
-        } catch let error as PCSCError where error == .removedCard || error == .noSmartcard {
+        } catch where error == .removedCard || error == .noSmartcard {
             return nil
         } catch {
             // Busy or unreadable: report the tag without a UID.
