@@ -65,6 +65,8 @@ public final class LibNFCDevice: Sendable {
         return h
     }
 
+    /// A libnfc return code: the count it carries, or the `LibNFCError` (the first link of the
+    /// error chain, docs/architecture.md "Errors").
     @discardableResult
     private func check(_ code: Int32) throws(LibNFCError) -> Int {
         if code < 0 { throw LibNFCError(rawValue: Int(code)) }

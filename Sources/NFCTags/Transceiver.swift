@@ -3,7 +3,8 @@
 /// For ISO 7816 / Type 4 tags a command is a C-APDU and the reply is data + SW1 SW2.
 /// Backends implement it (PC/SC `SCardTransmit`, libnfc `nfc_initiator_transceive_bytes`);
 /// tests implement it with scripted replies or the emulated tags in `TagEmulation`.
-/// Implementations throw `TagError` only.
+/// Implementations throw `TagError` only (typed throws): a backend turns its native codes into
+/// `TagError` inside `transceive` (docs/architecture.md "Errors").
 public protocol Transceiver: AnyObject {
     func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8]
 }

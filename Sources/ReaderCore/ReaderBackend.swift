@@ -93,7 +93,8 @@ public enum ReaderFeedback: Sendable {
     case failure
 }
 
-/// One reader stack. Implementations: PC/SC, libnfc, virtual.
+/// One reader stack. Implementations: PC/SC, libnfc, virtual. Every call throws `ReaderError` only
+/// (typed): the backend translates its library's codes at its edge (docs/architecture.md "Errors").
 public protocol ReaderBackend: AnyObject, Sendable {
     var kind: ReaderBackendKind { get }
     /// Readers attached now; an empty list when there are none.

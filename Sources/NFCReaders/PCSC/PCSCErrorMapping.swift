@@ -25,7 +25,7 @@ extension PCSCError {
         self == .noService || self == .serviceStopped || self == .commError
     }
 
-    /// The error a `Transceiver` throws for this code during an exchange.
+    /// The error a `Transceiver` throws for this code during an exchange (docs/architecture.md "Errors").
     var tagError: TagError {
         switch self {
         case .removedCard, .noSmartcard, .resetCard: return .tagLost
@@ -37,7 +37,7 @@ extension PCSCError {
         }
     }
 
-    /// The error a backend call (list, connect, monitor) throws for this code.
+    /// The error a backend call (list, connect, monitor) throws for this code (docs/architecture.md "Errors").
     func readerError(reader: String) -> ReaderError {
         switch self {
         case .noService, .serviceStopped, .commError: return .serviceUnavailable(hint: PCSCBackend.serviceHint)
