@@ -117,9 +117,9 @@ private final class TimedBackend: ReaderBackend, Sendable {
 
     init(times: TapTimes) { self.times = times }
 
-    func listReaders() throws -> [ReaderInfo] { try base.listReaders() }
+    func listReaders() throws(ReaderError) -> [ReaderInfo] { try base.listReaders() }
 
-    func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws -> any ReaderMonitor {
+    func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws(ReaderError) -> any ReaderMonitor {
         let times = self.times
         return try base.startMonitoring { event in
             if case .tagArrived = event { times.tagArrived() }
@@ -127,7 +127,7 @@ private final class TimedBackend: ReaderBackend, Sendable {
         }
     }
 
-    func connect(to tag: DetectedTag, exclusive: Bool) throws -> any TagConnection {
+    func connect(to tag: DetectedTag, exclusive: Bool) throws(ReaderError) -> any TagConnection {
         times.connecting()
         let connection = try base.connect(to: tag, exclusive: exclusive)
         times.connected()
@@ -156,7 +156,7 @@ private final class TimedTransceiver: Transceiver {
         self.base = base
         self.times = times
     }
-    func transceive(_ command: [UInt8]) throws -> [UInt8] {
+    func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
         let start = ContinuousClock.now
         defer { times.exchanged(.now - start) }
         return try base.transceive(command)

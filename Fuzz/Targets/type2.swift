@@ -113,14 +113,14 @@ final class FakeLink: Type2Link {
     var fastReadLimit: Int { setup.raw ? profile.fastReadLimit : 0 }
     var canSendRawCommands: Bool { setup.raw }
 
-    func read(page: Int) throws -> [UInt8] {
+    func read(page: Int) throws(TagError) -> [UInt8] {
         guard !lost else { throw TagError.tagLost }
         guard page >= 0, page < memory.pageCount else { throw TagError.nak(0x0) }
         let n = memory.bytes.count
         return (0 ..< profile.readLength).map { memory.bytes[(page * 4 + $0) % n] }
     }
 
-    func fastRead(from start: Int, to end: Int) throws -> [UInt8] {
+    func fastRead(from start: Int, to end: Int) throws(TagError) -> [UInt8] {
         guard !lost else { throw TagError.tagLost }
         guard fastReadLimit > 0 else { finding("FAST_READ on a link that cannot pass it") }
         guard start >= 0, start <= end, end < memory.pageCount else { throw TagError.nak(0x0) }
@@ -130,7 +130,7 @@ final class FakeLink: Type2Link {
         return Array(memory.bytes[(start * 4) ..< ((end + 1) * 4)])
     }
 
-    func write(page: Int, data: [UInt8]) throws {
+    func write(page: Int, data: [UInt8]) throws(TagError) {
         guard !lost else { throw TagError.tagLost }
         guard data.count == 4 else { finding("WRITE of \(data.count) bytes to page \(page)") }
         if writes.count == tearAt {
@@ -142,7 +142,7 @@ final class FakeLink: Type2Link {
         memory.bytes.replaceSubrange((page * 4) ..< (page * 4 + 4), with: data)
     }
 
-    func getVersion() throws -> [UInt8] {
+    func getVersion() throws(TagError) -> [UInt8] {
         guard !lost else { throw TagError.tagLost }
         guard setup.raw else { finding("GET_VERSION on a link that cannot send raw commands") }
         guard let version = setup.version else { throw TagError.nak(0x0) }
@@ -153,13 +153,8 @@ final class FakeLink: Type2Link {
 /// The message on the tag as a fresh object reads it, or the error.
 private func freshRead(_ memory: Memory, _ setup: Setup, _ profile: Profile = Profile.all[0]) -> Result<[UInt8], TagError> {
     let tag = Type2Tag(link: FakeLink(memory, setup, profile))
-    do {
-        return .success(try tag.readNDEF())
-    } catch let error as TagError {
-        return .failure(error)
-    } catch {
-        finding("readNDEF threw a non-TagError: \(error)")
-    }
+    // readNDEF throws TagError only (typed throws): nothing else can arrive here.
+    return Result { () throws(TagError) in try tag.readNDEF() }
 }
 
 /// Finding 1 (Fuzz/findings/type2-read-wraps-past-memory), fixed for the chips that exist: when
@@ -208,11 +203,9 @@ private func checkRead(_ memory: Memory, _ setup: Setup) {
     let status: (status: NDEFTagStatus, capacity: Int)
     do {
         status = try Type2Tag(link: FakeLink(memory, setup)).queryNDEFStatus()
-    } catch is TagError {
+    } catch {
         if case let .success(m) = reference { finding("queryNDEFStatus fails on a tag that reads a \(m.count)-byte message") }
         return
-    } catch {
-        finding("queryNDEFStatus threw a non-TagError: \(error)")
     }
     guard status.capacity >= 0 else { finding("negative capacity \(status.capacity)") }
     if case let .success(m) = reference {

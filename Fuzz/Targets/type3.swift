@@ -47,7 +47,7 @@ final class FuzzFeliCaLink: Transceiver {
 
     init(_ input: FuzzInput) { self.input = input }
 
-    func transceive(_ command: [UInt8]) throws -> [UInt8] {
+    func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
         guard command.count >= 2, Int(command[0]) == command.count else {
             finding("a FeliCa frame whose LEN is not its length: \(command.hexString(separator: " "))")
         }

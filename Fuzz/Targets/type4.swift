@@ -45,7 +45,7 @@ final class FuzzTransceiver: Transceiver {
 
     init(_ input: FuzzInput) { self.input = input }
 
-    func transceive(_ command: [UInt8]) throws -> [UInt8] {
+    func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
         guard let apdu = try? CommandAPDU(bytes: command), apdu.bytes == command, apdu.cla == 0x00 else {
             finding("Type4Tag sent a malformed APDU: \(command.hexString(separator: " "))")
         }

@@ -47,7 +47,7 @@ final class FuzzISO15693Link: ISO15693Link {
         passesAnyCommand = passesAny
     }
 
-    func transceive(_ frame: [UInt8]) throws -> [UInt8] {
+    func transceive(_ frame: [UInt8]) throws(TagError) -> [UInt8] {
         guard frame.count >= 2 else { finding("a request frame of \(frame.count) bytes") }
         // Addressed (flag 20): the UID follows the command code, least significant byte first.
         if frame[0] & 0x20 != 0, frame[0] & 0x04 == 0 {

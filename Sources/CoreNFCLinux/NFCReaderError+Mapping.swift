@@ -10,7 +10,8 @@ enum TagOperationKind {
 }
 
 extension NFCReaderError {
-    /// Translates a tag-layer error (docs/corenfc.md, "On Linux the natural causes map as").
+    /// Translates a tag-layer error (docs/corenfc.md, "On Linux the natural causes map as"; the
+    /// chain: docs/architecture.md "Errors").
     init(_ error: TagError, during kind: TagOperationKind) {
         let text = error.description
         switch error {
@@ -49,7 +50,9 @@ extension NFCReaderError {
         }
     }
 
-    /// Any error thrown below the session layer.
+    /// Any error a closure may throw (an app's tag command, `makeNDEFOperations`): the seams below
+    /// throw `TagError` / `ReaderError` only (typed), so this is for what may mix them with
+    /// `NFCReaderError`; anything else becomes 102 (401 for a write) with its description.
     static func from(_ error: any Error, during kind: TagOperationKind) -> NFCReaderError {
         switch error {
         case let e as NFCReaderError: return e

@@ -14,7 +14,7 @@ public final class LibNFCContext: Sendable {
     /// `LIBNFC_DEVICE` (then the only device), `LIBNFC_AUTO_SCAN`, `LIBNFC_INTRUSIVE_SCAN`,
     /// `LIBNFC_LOG_LEVEL`. (libnfc 1.8 has no variable naming another configuration file.)
     /// - Throws: `LibNFCError.software` when libnfc cannot allocate its context.
-    public init() throws {
+    public init() throws(LibNFCError) {
         var context: OpaquePointer?
         Self.live.withLock { count in
             nfc_init(&context)
@@ -65,7 +65,7 @@ public final class LibNFCContext: Sendable {
     /// Wraps nfc_open: opens the device named by `connstring` (e.g. `pn532_uart:/dev/ttyUSB0`).
     /// - Throws: `LibNFCError.noSuchDevice` when libnfc cannot open it (libnfc gives no reason;
     ///   `LIBNFC_LOG_LEVEL=3` prints one).
-    public func open(_ connstring: String) throws -> LibNFCDevice {
+    public func open(_ connstring: String) throws(LibNFCError) -> LibNFCDevice {
         let device: OpaquePointer? = handle.withLock { nfc_open($0, connstring) }
         guard let device else { throw LibNFCError.noSuchDevice }
         return LibNFCDevice(context: self, handle: device, connstring: connstring)

@@ -60,13 +60,15 @@ public final class LibNFCDevice: Sendable {
 
     private var liveHandle: OpaquePointer? { handle.withLock { $0 } }
 
-    private func device() throws -> OpaquePointer {
+    private func device() throws(LibNFCError) -> OpaquePointer {
         guard let h = liveHandle else { throw LibNFCError.noSuchDevice }
         return h
     }
 
+    /// A libnfc return code: the count it carries, or the `LibNFCError` (the first link of the
+    /// error chain, docs/architecture.md "Errors").
     @discardableResult
-    private func check(_ code: Int32) throws -> Int {
+    private func check(_ code: Int32) throws(LibNFCError) -> Int {
         if code < 0 { throw LibNFCError(rawValue: Int(code)) }
         return Int(code)
     }
@@ -74,20 +76,20 @@ public final class LibNFCDevice: Sendable {
     /// Wraps nfc_initiator_init: reader mode, field cycled on, infinite select, auto ISO 14443-4,
     /// ISO 14443A at 106 kbps, easy framing, chip-handled CRC and parity.
     /// - Throws: `LibNFCError`.
-    public func initiatorInit() throws {
+    public func initiatorInit() throws(LibNFCError) {
         try check(nfc_initiator_init(try device()))
     }
 
     /// Wraps nfc_device_set_property_bool.
     /// - Throws: `LibNFCError`.
-    public func setProperty(_ property: LibNFCProperty, _ enabled: Bool) throws {
+    public func setProperty(_ property: LibNFCProperty, _ enabled: Bool) throws(LibNFCError) {
         try check(nfc_device_set_property_bool(try device(), property.cValue, enabled))
     }
 
     /// Wraps nfc_initiator_select_passive_target (ISO 14443A, 106 kbps): one anticollision round
     /// (retried forever when `infiniteSelect` is on). Returns nil when no tag answered.
     /// - Throws: `LibNFCError` (`.io` when the device is gone).
-    public func selectPassiveTarget() throws -> LibNFCTarget? {
+    public func selectPassiveTarget() throws(LibNFCError) -> LibNFCTarget? {
         let h = try device()
         guard let target = nfctap_target_new() else { throw LibNFCError.software }
         defer { free(target) }
@@ -98,7 +100,7 @@ public final class LibNFCDevice: Sendable {
     /// Wraps nfc_initiator_poll_target (ISO 14443A, 106 kbps; the PN532 runs InAutoPoll):
     /// `pollCount` rounds (0xFF = forever) of `period` × 150 ms. Returns nil when nothing came.
     /// - Throws: `LibNFCError` (`.operationAborted` after `abort()`).
-    public func pollTarget(pollCount: UInt8, period: UInt8) throws -> LibNFCTarget? {
+    public func pollTarget(pollCount: UInt8, period: UInt8) throws(LibNFCError) -> LibNFCTarget? {
         let h = try device()
         guard let target = nfctap_target_new() else { throw LibNFCError.software }
         defer { free(target) }
@@ -111,11 +113,11 @@ public final class LibNFCDevice: Sendable {
     /// 02): one Polling with `payload` (`00 SC SC RC TSN`; docs/tags-and-readers.md §9.1).
     /// Returns nil when no card answered.
     /// - Throws: `LibNFCError`.
-    public func selectFeliCa(payload: [UInt8] = [0x00, 0xFF, 0xFF, 0x01, 0x00], kbps: Int = 212) throws -> LibNFCTarget? {
+    public func selectFeliCa(payload: [UInt8] = [0x00, 0xFF, 0xFF, 0x01, 0x00], kbps: Int = 212) throws(LibNFCError) -> LibNFCTarget? {
         let h = try device()
         guard let target = nfctap_target_new() else { throw LibNFCError.software }
         defer { free(target) }
-        let found = try payload.withUnsafeBufferPointer { data in
+        let found = try payload.withUnsafeBufferPointer { data throws(LibNFCError) in
             try check(nfc_initiator_select_passive_target(h, nfctap_modulation_felica(kbps == 424 ? 0 : 1),
                                                           data.baseAddress, data.count, target))
         }
@@ -143,12 +145,12 @@ public final class LibNFCDevice: Sendable {
     /// - Throws: `LibNFCError` (`.rfTransmission` when the tag did not answer or answered garbage,
     ///   `.targetReleased`, `.timeout`, `.io`).
     public func transceive(_ bytes: [UInt8], timeout: Duration? = .seconds(1),
-                           maxReplyLength: Int = LibNFCDevice.maxReplyLength) throws -> [UInt8] {
+                           maxReplyLength: Int = LibNFCDevice.maxReplyLength) throws(LibNFCError) -> [UInt8] {
         guard let observer = LibNFCExchanges.observer else {
             return try transceiveOnce(bytes, timeout: timeout, maxReplyLength: maxReplyLength)
         }
         let start = ContinuousClock.now
-        do {
+        do throws(LibNFCError) {
             let reply = try transceiveOnce(bytes, timeout: timeout, maxReplyLength: maxReplyLength)
             observer.transceived(connstring: connstring, command: bytes, reply: reply, error: nil, duration: .now - start)
             return reply
@@ -158,12 +160,12 @@ public final class LibNFCDevice: Sendable {
         }
     }
 
-    private func transceiveOnce(_ bytes: [UInt8], timeout: Duration?, maxReplyLength: Int) throws -> [UInt8] {
+    private func transceiveOnce(_ bytes: [UInt8], timeout: Duration?, maxReplyLength: Int) throws(LibNFCError) -> [UInt8] {
         let h = try device()
         var reply = [UInt8](repeating: 0, count: max(1, maxReplyLength))
         let capacity = reply.count
-        let n = try bytes.withUnsafeBufferPointer { tx in
-            try reply.withUnsafeMutableBufferPointer { rx in
+        let n = try bytes.withUnsafeBufferPointer { tx throws(LibNFCError) in
+            try reply.withUnsafeMutableBufferPointer { rx throws(LibNFCError) in
                 try check(nfc_initiator_transceive_bytes(h, tx.baseAddress, tx.count, rx.baseAddress, capacity,
                                                          Self.libnfcMilliseconds(timeout)))
             }
@@ -172,13 +174,14 @@ public final class LibNFCDevice: Sendable {
     }
 
     /// Sends one raw ISO 14443-3A frame with CRC_A appended by hand (libnfc's
-    /// iso14443a_crc_append) and returns the answer with its CRC_A checked and removed.
-    /// Turns easy framing and chip CRC handling off for the exchange and back on afterwards
-    /// (the PN532 would take `60` GET_VERSION for MIFARE AUTH in InDataExchange).
-    /// - Throws: `LibNFCError`; `LibNFCRawFrameError` when the answer's CRC_A is wrong or missing.
-    public func transceiveRaw(_ frame: [UInt8], timeout: Duration? = .seconds(1)) throws -> [UInt8] {
+    /// iso14443a_crc_append) and returns the answer as it came, CRC_A included: check and remove
+    /// it with `removingCRCA(_:)`. Turns easy framing and chip CRC handling off for the exchange
+    /// and back on afterwards (the PN532 would take `60` GET_VERSION for MIFARE AUTH in
+    /// InDataExchange).
+    /// - Throws: `LibNFCError`.
+    public func transceiveRaw(_ frame: [UInt8], timeout: Duration? = .seconds(1)) throws(LibNFCError) -> [UInt8] {
         try setProperty(.easyFraming, false)
-        do {
+        do throws(LibNFCError) {
             try setProperty(.handleCRC, false)
         } catch {
             try? setProperty(.easyFraming, true)
@@ -188,10 +191,15 @@ public final class LibNFCDevice: Sendable {
             try? setProperty(.handleCRC, true)
             try? setProperty(.easyFraming, true)
         }
-        let reply = try transceive(Self.appendingCRCA(frame), timeout: timeout)
-        guard reply.count >= 2 else { throw LibNFCRawFrameError.tooShort(reply) }
-        let body = Array(reply.dropLast(2))
-        guard Self.appendingCRCA(body) == reply else { throw LibNFCRawFrameError.badCRC(reply) }
+        return try transceive(Self.appendingCRCA(frame), timeout: timeout)
+    }
+
+    /// A raw answer (`transceiveRaw`) without its CRC_A, once the CRC_A is checked.
+    /// - Throws: `LibNFCRawFrameError` when the answer's CRC_A is wrong or missing.
+    public static func removingCRCA(_ answer: [UInt8]) throws(LibNFCRawFrameError) -> [UInt8] {
+        guard answer.count >= 2 else { throw LibNFCRawFrameError.tooShort(answer) }
+        let body = Array(answer.dropLast(2))
+        guard appendingCRCA(body) == answer else { throw LibNFCRawFrameError.badCRC(answer) }
         return body
     }
 
@@ -209,7 +217,7 @@ public final class LibNFCDevice: Sendable {
     /// (READ 0 for Ultralight/NTAG, an R(NAK) block for ISO-DEP): a tag exchange.
     /// Returns false when the target was released.
     /// - Throws: other `LibNFCError`s (`.invalidArgument` when nothing is selected, `.io`).
-    public func targetIsPresent() throws -> Bool {
+    public func targetIsPresent() throws(LibNFCError) -> Bool {
         let code = nfc_initiator_target_is_present(try device(), nil)
         if code == Int32(NFC_ETGRELEASED) { return false }
         try check(code)
@@ -218,13 +226,13 @@ public final class LibNFCDevice: Sendable {
 
     /// Wraps nfc_initiator_deselect_target (InDeselect).
     /// - Throws: `LibNFCError`.
-    public func deselect() throws {
+    public func deselect() throws(LibNFCError) {
         try check(nfc_initiator_deselect_target(try device()))
     }
 
     /// Wraps nfc_idle (InRelease, field off, PowerDown on a PN532).
     /// - Throws: `LibNFCError`.
-    public func idle() throws {
+    public func idle() throws(LibNFCError) {
         try check(nfc_idle(try device()))
     }
 

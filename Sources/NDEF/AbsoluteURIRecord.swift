@@ -11,7 +11,7 @@ public struct AbsoluteURIRecord: NDEFPayloadCodable {
 
     /// - Throws: `.invalidPayload(.invalidAbsoluteURI)` in strict mode unless the type is printable
     ///   ASCII starting with a scheme (`letter *(letter / digit / + - .) ":"`).
-    public init(record: NDEFRecord, mode: DecodingMode = .strict) throws {
+    public init(record: NDEFRecord, mode: DecodingMode = .strict) throws(NDEFError) {
         guard record.tnf == .absoluteURI else {
             throw NDEFError.invalidPayload(recordType: "absolute URI", offset: 0, violation: .wrongRecordType(expected: "absolute URI (TNF 3)"))
         }
@@ -23,7 +23,7 @@ public struct AbsoluteURIRecord: NDEFPayloadCodable {
     }
 
     /// - Throws: `.cannotEncode(.invalidType)` for a URI the strict decoder would reject.
-    public func record() throws -> NDEFRecord {
+    public func record() throws(NDEFError) -> NDEFRecord {
         let type = Array(uri.utf8)
         guard Self.isValid(type) else { throw NDEFError.cannotEncode(recordIndex: nil, violation: .invalidType(uri)) }
         return NDEFRecord(tnf: .absoluteURI, type: type, payload: payload)

@@ -10,7 +10,7 @@ public struct AndroidApplicationRecord: NDEFPayloadCodable {
     }
 
     /// - Throws: `.invalidPayload` for an empty package name, or (strict) invalid UTF-8.
-    public init(record: NDEFRecord, mode: DecodingMode = .strict) throws {
+    public init(record: NDEFRecord, mode: DecodingMode = .strict) throws(NDEFError) {
         func fail(_ v: NDEFError.PayloadViolation) -> NDEFError {
             .invalidPayload(recordType: Self.typeName, offset: 0, violation: v)
         }

@@ -12,7 +12,7 @@ struct ByteCursor {
     var remaining: Int { bytes.count - offset }
     var isAtEnd: Bool { offset >= bytes.count }
 
-    mutating func readByte(_ field: NDEFError.RecordField) throws -> UInt8 {
+    mutating func readByte(_ field: NDEFError.RecordField) throws(NDEFError) -> UInt8 {
         guard remaining >= 1 else {
             throw NDEFError.truncated(field: field, offset: offset, needed: 1, available: remaining)
         }
@@ -21,7 +21,7 @@ struct ByteCursor {
     }
 
     /// A big-endian 32-bit length (long records' PAYLOAD_LENGTH).
-    mutating func readUInt32(_ field: NDEFError.RecordField) throws -> UInt32 {
+    mutating func readUInt32(_ field: NDEFError.RecordField) throws(NDEFError) -> UInt32 {
         guard remaining >= 4 else {
             throw NDEFError.truncated(field: field, offset: offset, needed: 4, available: remaining)
         }
@@ -31,7 +31,7 @@ struct ByteCursor {
     }
 
     /// `count` bytes; `count` is compared with what remains before any arithmetic on the offset.
-    mutating func read(_ count: Int, _ field: NDEFError.RecordField) throws -> ArraySlice<UInt8> {
+    mutating func read(_ count: Int, _ field: NDEFError.RecordField) throws(NDEFError) -> ArraySlice<UInt8> {
         guard count >= 0, count <= remaining else {
             throw NDEFError.truncated(field: field, offset: offset, needed: count, available: remaining)
         }

@@ -26,7 +26,7 @@ public struct ExternalRecord: NDEFPayloadCodable {
     /// - Throws: `.invalidPayload(.invalidExternalType)` in strict mode unless the type is
     ///   printable ASCII without spaces with a non-empty domain and type around a `:`.
     ///   Relaxed: a type without `:` gives an empty domain.
-    public init(record: NDEFRecord, mode: DecodingMode = .strict) throws {
+    public init(record: NDEFRecord, mode: DecodingMode = .strict) throws(NDEFError) {
         guard record.tnf == .external else {
             throw NDEFError.invalidPayload(recordType: "external", offset: 0, violation: .wrongRecordType(expected: "external (TNF 4)"))
         }
@@ -45,7 +45,7 @@ public struct ExternalRecord: NDEFPayloadCodable {
     }
 
     /// - Throws: `.cannotEncode(.invalidType)` for a name the strict decoder would reject.
-    public func record() throws -> NDEFRecord {
+    public func record() throws(NDEFError) -> NDEFRecord {
         let type = Array(name.utf8)
         guard Self.isValid(type) else { throw NDEFError.cannotEncode(recordIndex: nil, violation: .invalidType(name)) }
         return NDEFRecord(tnf: .external, type: type, payload: payload)

@@ -11,7 +11,7 @@ public struct MediaRecord: NDEFPayloadCodable {
 
     /// - Throws: `.invalidPayload(.invalidMediaType)` in strict mode when the type is not
     ///   `type/subtype[;params]` in printable ASCII. Relaxed takes any type as text.
-    public init(record: NDEFRecord, mode: DecodingMode = .strict) throws {
+    public init(record: NDEFRecord, mode: DecodingMode = .strict) throws(NDEFError) {
         guard record.tnf == .media else {
             throw NDEFError.invalidPayload(recordType: "media", offset: 0, violation: .wrongRecordType(expected: "media (TNF 2)"))
         }
@@ -23,7 +23,7 @@ public struct MediaRecord: NDEFPayloadCodable {
     }
 
     /// - Throws: `.cannotEncode(.invalidType)` for a type the strict decoder would reject.
-    public func record() throws -> NDEFRecord {
+    public func record() throws(NDEFError) -> NDEFRecord {
         let type = Array(mediaType.utf8)
         guard Self.isValid(type) else { throw NDEFError.cannotEncode(recordIndex: nil, violation: .invalidType(mediaType)) }
         return NDEFRecord(tnf: .media, type: type, payload: payload)

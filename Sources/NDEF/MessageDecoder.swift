@@ -11,7 +11,7 @@ struct MessageDecoder {
         var count: Int
     }
 
-    func decode() throws -> [NDEFRecord] {
+    func decode() throws(NDEFError) -> [NDEFRecord] {
         guard !bytes.isEmpty else { throw NDEFError.emptyMessage }
         guard bytes.count <= limits.maxMessageBytes else {
             throw NDEFError.limitExceeded(.messageBytes, limit: limits.maxMessageBytes, offset: 0)
@@ -83,7 +83,7 @@ struct MessageDecoder {
     }
 
     /// Header, TYPE_LENGTH, PAYLOAD_LENGTH (1 byte if SR, else 4), ID_LENGTH (if IL), TYPE, ID, PAYLOAD.
-    private func readRawRecord(_ cursor: inout ByteCursor) throws -> RawRecord {
+    private func readRawRecord(_ cursor: inout ByteCursor) throws(NDEFError) -> RawRecord {
         let start = cursor.offset
         let header = try cursor.readByte(.header)
         let typeLength = Int(try cursor.readByte(.typeLength))
@@ -101,14 +101,14 @@ struct MessageDecoder {
                          type: type, id: id, payload: payload)
     }
 
-    private func checkMessageBegin(_ raw: RawRecord, isFirst: Bool) throws {
+    private func checkMessageBegin(_ raw: RawRecord, isFirst: Bool) throws(NDEFError) {
         guard mode == .strict else { return }
         if isFirst, !raw.messageBegin { throw NDEFError.missingMessageBegin(offset: raw.offset) }
         if !isFirst, raw.messageBegin { throw NDEFError.unexpectedMessageBegin(offset: raw.offset) }
     }
 
     /// TNF-specific field rules (§3.2.6); relaxed mode keeps such records as they are.
-    private func checkFields(_ raw: RawRecord, tnf: TypeNameFormat) throws {
+    private func checkFields(_ raw: RawRecord, tnf: TypeNameFormat) throws(NDEFError) {
         guard mode == .strict else { return }
         switch tnf {
         case .empty where !raw.type.isEmpty || !raw.id.isEmpty || !raw.payload.isEmpty:
@@ -122,7 +122,7 @@ struct MessageDecoder {
         }
     }
 
-    private func append(_ record: NDEFRecord, to records: inout [NDEFRecord], offset: Int) throws {
+    private func append(_ record: NDEFRecord, to records: inout [NDEFRecord], offset: Int) throws(NDEFError) {
         guard records.count < limits.maxRecords else {
             throw NDEFError.limitExceeded(.records, limit: limits.maxRecords, offset: offset)
         }

@@ -2,7 +2,7 @@
 /// MB on the first raw record, ME on the last, SR when a (chunk) payload is under 256 bytes,
 /// IL when the id is not empty, CF on every chunk but the last of a chunked record.
 enum MessageEncoder {
-    static func encode(_ items: [(record: NDEFRecord, chunkSize: Int?)]) throws -> [UInt8] {
+    static func encode(_ items: [(record: NDEFRecord, chunkSize: Int?)]) throws(NDEFError) -> [UInt8] {
         guard !items.isEmpty else { throw NDEFError.cannotEncode(recordIndex: nil, violation: .noRecords) }
         var out: [UInt8] = []
         for (index, item) in items.enumerated() {
@@ -43,7 +43,7 @@ enum MessageEncoder {
         return stride(from: 0, to: payload.count, by: size).map { payload[$0..<min($0 + size, payload.count)] }
     }
 
-    private static func validate(_ record: NDEFRecord, chunkSize: Int?, index: Int) throws {
+    private static func validate(_ record: NDEFRecord, chunkSize: Int?, index: Int) throws(NDEFError) {
         func fail(_ v: NDEFError.EncodingViolation) -> NDEFError { .cannotEncode(recordIndex: index, violation: v) }
         if let size = chunkSize, size < 1 { throw fail(.invalidChunkSize(size)) }
         guard record.type.count <= 255 else { throw fail(.typeTooLong(record.type.count)) }

@@ -3,15 +3,15 @@
 public protocol NDEFPayloadCodable: Sendable, Hashable {
     /// Decodes `record`.
     /// - Throws: `NDEFError.invalidPayload` (`.wrongRecordType` when TNF or type do not match).
-    init(record: NDEFRecord, mode: DecodingMode) throws
+    init(record: NDEFRecord, mode: DecodingMode) throws(NDEFError)
     /// The record holding this value (id empty).
     /// - Throws: `NDEFError.cannotEncode` when a field cannot be represented.
-    func record() throws -> NDEFRecord
+    func record() throws(NDEFError) -> NDEFRecord
 }
 
 extension NDEFRecord {
     /// The record for a typed value. - Throws: what `value.record()` throws.
-    public init(_ value: some NDEFPayloadCodable) throws {
+    public init(_ value: some NDEFPayloadCodable) throws(NDEFError) {
         self = try value.record()
     }
 }

@@ -8,7 +8,7 @@ extension NDEFRecord {
 
     /// A Text record (`T`).
     /// - Throws: `.cannotEncode(.invalidLanguageCode)` unless `language` is 1–63 ASCII bytes.
-    public static func text(_ text: String, language: String, encoding: TextRecord.Encoding = .utf8) throws -> NDEFRecord {
+    public static func text(_ text: String, language: String, encoding: TextRecord.Encoding = .utf8) throws(NDEFError) -> NDEFRecord {
         try TextRecord(text: text, language: language, encoding: encoding).record()
     }
 

@@ -15,7 +15,7 @@ public enum ParsedRecord: Sendable, Hashable {
 
     /// The record this value encodes to (id empty; `.unknown` keeps its record as is).
     /// - Throws: what the typed view's `record()` throws.
-    public func record() throws -> NDEFRecord {
+    public func record() throws(NDEFError) -> NDEFRecord {
         switch self {
         case .empty: return .empty
         case let .uri(v): return v.record()
@@ -35,11 +35,11 @@ extension NDEFRecord {
     /// URIs, `android.com:pkg` and other external types. Anything else is `.unknown(self)`.
     /// - Throws: `NDEFError.invalidPayload` / `.invalidNestedMessage` / `.limitExceeded` when a
     ///   known type's payload is malformed under `mode`.
-    public func parsed(mode: DecodingMode = .strict, limits: NDEFLimits = .default) throws -> ParsedRecord {
+    public func parsed(mode: DecodingMode = .strict, limits: NDEFLimits = .default) throws(NDEFError) -> ParsedRecord {
         try parsed(mode: mode, limits: limits, depth: 0)
     }
 
-    func parsed(mode: DecodingMode, limits: NDEFLimits, depth: Int) throws -> ParsedRecord {
+    func parsed(mode: DecodingMode, limits: NDEFLimits, depth: Int) throws(NDEFError) -> ParsedRecord {
         switch tnf {
         case .empty:
             return type.isEmpty && id.isEmpty && payload.isEmpty ? .empty : .unknown(self)

@@ -37,19 +37,19 @@ public struct SmartPoster: NDEFPayloadCodable {
         self.otherRecords = otherRecords
     }
 
-    public init(record: NDEFRecord, mode: DecodingMode = .strict) throws {
+    public init(record: NDEFRecord, mode: DecodingMode = .strict) throws(NDEFError) {
         try self.init(record: record, mode: mode, limits: .default)
     }
 
     /// - Throws: `.invalidPayload(recordType: "Sp", …)` without a URI record (both modes), with two
     ///   URIs or two titles of one language (strict); `.invalidNestedMessage` wrapping the error of
     ///   the nested message or one of its records; `.limitExceeded(.nestingDepth)`.
-    public init(record: NDEFRecord, mode: DecodingMode = .strict, limits: NDEFLimits) throws {
+    public init(record: NDEFRecord, mode: DecodingMode = .strict, limits: NDEFLimits) throws(NDEFError) {
         try self.init(record: record, mode: mode, limits: limits, depth: 0)
     }
 
     /// `depth`: how many messages enclose the record (0 for a record of a top-level message).
-    init(record: NDEFRecord, mode: DecodingMode, limits: NDEFLimits, depth: Int) throws {
+    init(record: NDEFRecord, mode: DecodingMode, limits: NDEFLimits, depth: Int) throws(NDEFError) {
         func fail(_ v: NDEFError.PayloadViolation) -> NDEFError {
             .invalidPayload(recordType: "Sp", offset: 0, violation: v)
         }
@@ -62,7 +62,7 @@ public struct SmartPoster: NDEFPayloadCodable {
         var titles: [TextRecord] = []
         var action: Action? = nil, size: UInt32? = nil, mimeType: String? = nil
         var others: [NDEFRecord] = []
-        do {
+        do throws(NDEFError) {
             let nested = try NDEFMessage(bytes: record.payload, mode: mode, limits: limits)
             for r in nested.records {
                 if r.hasType(.wellKnown, "U") {
@@ -87,7 +87,7 @@ public struct SmartPoster: NDEFPayloadCodable {
                     others.append(r)
                 }
             }
-        } catch let error as NDEFError {
+        } catch {
             if case .invalidPayload("Sp", _, _) = error { throw error }
             throw NDEFError.invalidNestedMessage(recordType: "Sp", underlying: error)
         }
@@ -101,7 +101,7 @@ public struct SmartPoster: NDEFPayloadCodable {
     }
 
     /// The `act` value; nil (relaxed) for a malformed record, which is then kept in `otherRecords`.
-    private static func action(_ r: NDEFRecord, strict: Bool) throws -> Action? {
+    private static func action(_ r: NDEFRecord, strict: Bool) throws(NDEFError) -> Action? {
         guard r.payload.count == 1 else {
             if strict { throw NDEFError.invalidPayload(recordType: "act", offset: 0,
                                                       violation: .invalidFieldLength(field: "act", expected: 1, actual: r.payload.count)) }
@@ -114,7 +114,7 @@ public struct SmartPoster: NDEFPayloadCodable {
     }
 
     /// The `s` value; nil (relaxed) for a malformed record.
-    private static func size(_ r: NDEFRecord, strict: Bool) throws -> UInt32? {
+    private static func size(_ r: NDEFRecord, strict: Bool) throws(NDEFError) -> UInt32? {
         guard r.payload.count == 4 else {
             if strict { throw NDEFError.invalidPayload(recordType: "s", offset: 0,
                                                       violation: .invalidFieldLength(field: "s", expected: 4, actual: r.payload.count)) }
@@ -124,7 +124,7 @@ public struct SmartPoster: NDEFPayloadCodable {
     }
 
     /// The nested records in encoding order.
-    public func records() throws -> [NDEFRecord] {
+    public func records() throws(NDEFError) -> [NDEFRecord] {
         var records = [uri.record()]
         for title in titles { records.append(try title.record()) }
         if let action { records.append(NDEFRecord(tnf: .wellKnown, type: Array("act".utf8), payload: [action.rawValue])) }
@@ -137,7 +137,7 @@ public struct SmartPoster: NDEFPayloadCodable {
     }
 
     /// - Throws: `.cannotEncode` when a title or an other record cannot be encoded.
-    public func record() throws -> NDEFRecord {
+    public func record() throws(NDEFError) -> NDEFRecord {
         NDEFRecord(tnf: .wellKnown, type: Self.type, payload: try NDEFMessage(records: records()).encoded())
     }
 }

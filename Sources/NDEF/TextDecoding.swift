@@ -14,12 +14,12 @@ enum TextDecoding {
 
     struct Invalid: Error {}
 
-    static func utf8(_ bytes: ArraySlice<UInt8>, strict: Bool) throws -> String {
+    static func utf8(_ bytes: ArraySlice<UInt8>, strict: Bool) throws(Invalid) -> String {
         var iterator = bytes.makeIterator()
         return try decode(&iterator, codec: UTF8(), strict: strict, trailingOddByte: false)
     }
 
-    static func utf16(_ bytes: ArraySlice<UInt8>, byteOrder: ByteOrder, strict: Bool) throws -> String {
+    static func utf16(_ bytes: ArraySlice<UInt8>, byteOrder: ByteOrder, strict: Bool) throws(Invalid) -> String {
         var units: [UInt16] = []
         units.reserveCapacity(bytes.count / 2)
         var i = bytes.startIndex
@@ -34,7 +34,7 @@ enum TextDecoding {
 
     private static func decode<C: UnicodeCodec, I: IteratorProtocol>(
         _ iterator: inout I, codec: C, strict: Bool, trailingOddByte: Bool
-    ) throws -> String where I.Element == C.CodeUnit {
+    ) throws(Invalid) -> String where I.Element == C.CodeUnit {
         var codec = codec
         var scalars = String.UnicodeScalarView()
         loop: while true {

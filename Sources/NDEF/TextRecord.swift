@@ -29,7 +29,7 @@ public struct TextRecord: NDEFPayloadCodable {
 
     /// - Throws: `.invalidPayload`: empty payload, language longer than the payload (both modes);
     ///   strict only: reserved bit 6 set, zero-length or non-ASCII language code, ill-formed text.
-    public init(record: NDEFRecord, mode: DecodingMode = .strict) throws {
+    public init(record: NDEFRecord, mode: DecodingMode = .strict) throws(NDEFError) {
         func fail(_ offset: Int, _ v: NDEFError.PayloadViolation) -> NDEFError {
             .invalidPayload(recordType: "T", offset: offset, violation: v)
         }
@@ -74,7 +74,7 @@ public struct TextRecord: NDEFPayloadCodable {
     }
 
     /// - Throws: `.cannotEncode(.invalidLanguageCode)` unless the language is 1–63 ASCII bytes.
-    public func record() throws -> NDEFRecord {
+    public func record() throws(NDEFError) -> NDEFRecord {
         let lang = Array(language.utf8)
         guard (1...63).contains(lang.count), lang.allSatisfy({ $0 < 0x80 }) else {
             throw NDEFError.cannotEncode(recordIndex: nil, violation: .invalidLanguageCode(language))

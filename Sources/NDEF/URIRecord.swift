@@ -12,7 +12,7 @@ public struct URIRecord: NDEFPayloadCodable {
 
     /// - Throws: `.invalidPayload` for an empty payload; in strict mode also for a reserved code
     ///   (0x24+) or invalid UTF-8. Relaxed: a reserved code means no prefix, bad UTF-8 → U+FFFD.
-    public init(record: NDEFRecord, mode: DecodingMode = .strict) throws {
+    public init(record: NDEFRecord, mode: DecodingMode = .strict) throws(NDEFError) {
         func fail(_ offset: Int, _ v: NDEFError.PayloadViolation) -> NDEFError {
             .invalidPayload(recordType: "U", offset: offset, violation: v)
         }

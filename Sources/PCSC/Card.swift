@@ -25,10 +25,10 @@ public final class Card {
     /// Sends one APDU and returns the reply, data + SW1 SW2 (wraps SCardTransmit).
     /// - Throws: `.removedCard`, `.resetCard`, `.noSmartcard`, `.readerUnavailable`,
     ///   `.invalidHandle` after `disconnect`, …
-    public func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
+    public func transmit(_ apdu: [UInt8]) throws(PCSCError) -> [UInt8] {
         guard let observer = PCSCExchanges.observer else { return try transmitOnce(apdu) }
         let start = ContinuousClock.now
-        do {
+        do throws(PCSCError) {
             let reply = try transmitOnce(apdu)
             observer.transmitted(reader: reader, command: apdu, reply: reply, error: nil, duration: .now - start)
             return reply
@@ -38,7 +38,7 @@ public final class Card {
         }
     }
 
-    private func transmitOnce(_ apdu: [UInt8]) throws -> [UInt8] {
+    private func transmitOnce(_ apdu: [UInt8]) throws(PCSCError) -> [UInt8] {
         guard connected else { throw PCSCError.invalidHandle }
         let pci: UnsafePointer<SCARD_IO_REQUEST>
         if activeProtocol.contains(.t1) { pci = nfctap_pci_t1() }
@@ -53,7 +53,7 @@ public final class Card {
     /// Sends a reader control (escape) command (wraps SCardControl).
     /// - Parameter code: a control code, usually `controlCode(n)` (SCARD_CTL_CODE).
     /// - Throws: `PCSCError` (`.notTransacted` when the driver refuses the code, …).
-    public func control(code: UInt, _ data: [UInt8]) throws -> [UInt8] {
+    public func control(code: UInt, _ data: [UInt8]) throws(PCSCError) -> [UInt8] {
         guard connected else { throw PCSCError.invalidHandle }
         var reply = [UInt8](repeating: 0, count: Int(nfctap_max_buffer_size_extended()))
         var length: DWORD = 0
@@ -64,7 +64,7 @@ public final class Card {
     /// A reader or card attribute such as `SCARD_ATTR_VENDOR_IFD_VERSION` (wraps SCardGetAttrib).
     /// - Parameter id: the attribute's identifier (`SCARD_ATTR_VALUE(class, tag)`).
     /// - Throws: `PCSCError` (`.unsupportedFeature` when the driver does not report it, …).
-    public func attribute(_ id: UInt) throws -> [UInt8] {
+    public func attribute(_ id: UInt) throws(PCSCError) -> [UInt8] {
         guard connected else { throw PCSCError.invalidHandle }
         var value = [UInt8](repeating: 0, count: 264)
         var length = DWORD(value.count)
@@ -76,7 +76,7 @@ public final class Card {
     /// contactless reader powers the field off and on, so a tag that went mute is selected again.
     /// - Throws: `PCSCError` (`.noSmartcard` / `.removedCard` when the tag is gone, …).
     public func reconnect(share: ShareMode = .shared, protocols: CardProtocols = .any,
-                          initialization: Disposition = .reset) throws {
+                          initialization: Disposition = .reset) throws(PCSCError) {
         guard connected else { throw PCSCError.invalidHandle }
         var active: DWORD = 0
         try check(SCardReconnect(handle, DWORD(share.rawValue), DWORD(protocols.rawValue),
@@ -85,7 +85,7 @@ public final class Card {
 
     /// The reader name, state, protocol and ATR (wraps SCardStatus).
     /// - Throws: `.removedCard`, `.resetCard`, `.readerUnavailable`, …
-    public func status() throws -> CardStatus {
+    public func status() throws(PCSCError) -> CardStatus {
         guard connected else { throw PCSCError.invalidHandle }
         var name = [CChar](repeating: 0, count: Int(MAX_READERNAME) + 1)
         var nameLength = DWORD(name.count)
@@ -104,7 +104,7 @@ public final class Card {
     /// a second `disconnect` does nothing.
     /// - Parameter disposition: what to do with the card; `.leave` keeps it as it is.
     /// - Throws: `PCSCError` from pcsc-lite; the handle counts as closed either way.
-    public func disconnect(_ disposition: Disposition = .leave) throws {
+    public func disconnect(_ disposition: Disposition = .leave) throws(PCSCError) {
         guard connected else { return }
         connected = false
         try check(SCardDisconnect(handle, DWORD(disposition.rawValue)))

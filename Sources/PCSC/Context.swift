@@ -13,7 +13,7 @@ public final class Context: Sendable {
 
     /// Wraps SCardEstablishContext(SCARD_SCOPE_SYSTEM).
     /// - Throws: `PCSCError.noService` when pcscd is not running, or another `PCSCError`.
-    public init() throws {
+    public init() throws(PCSCError) {
         var h: SCARDCONTEXT = 0
         try check(SCardEstablishContext(DWORD(SCARD_SCOPE_SYSTEM), nil, nil, &h))
         handle = h
@@ -30,7 +30,7 @@ public final class Context: Sendable {
 
     /// The names of the readers attached now (wraps SCardListReaders). No reader → `[]`.
     /// - Throws: `PCSCError` (`.noService`, `.serviceStopped`, …).
-    public func listReaders() throws -> [String] {
+    public func listReaders() throws(PCSCError) -> [String] {
         // The list can grow between the size query and the read: retry on a short buffer.
         for _ in 0..<4 {
             var length: DWORD = 0
@@ -60,7 +60,7 @@ public final class Context: Sendable {
     /// - Parameter timeout: nil waits forever (INFINITE).
     /// - Throws: `.timeout` when the timeout expires, `.cancelled` after `cancel()`,
     ///   `.noService`/`.serviceStopped` when pcscd goes away, `.unknownReader`.
-    public func getStatusChange(_ states: inout [ReaderState], timeout: Duration?) throws {
+    public func getStatusChange(_ states: inout [ReaderState], timeout: Duration?) throws(PCSCError) {
         let names = states.map { strdup($0.reader) }
         defer { names.forEach { free($0) } }
         var cStates = [SCARD_READERSTATE](repeating: SCARD_READERSTATE(), count: states.count)
@@ -90,7 +90,7 @@ public final class Context: Sendable {
     /// Makes a blocking `getStatusChange` on this context return `PCSCError.cancelled`
     /// (wraps SCardCancel). Safe to call from another thread.
     /// - Throws: `PCSCError` when pcscd cannot be reached.
-    public func cancel() throws {
+    public func cancel() throws(PCSCError) {
         try check(SCardCancel(handle))
     }
 
@@ -99,7 +99,7 @@ public final class Context: Sendable {
     ///   - share: `.shared`, `.exclusive`, or `.direct` for the reader itself.
     ///   - protocols: accepted protocols; use `[]` with `.direct`.
     /// - Throws: `.noSmartcard`, `.sharingViolation`, `.unknownReader`, `.readerUnavailable`, …
-    public func connect(reader: String, share: ShareMode, protocols: CardProtocols = .any) throws -> Card {
+    public func connect(reader: String, share: ShareMode, protocols: CardProtocols = .any) throws(PCSCError) -> Card {
         var card: SCARDHANDLE = 0
         var active: DWORD = 0
         try check(SCardConnect(handle, reader, DWORD(share.rawValue), DWORD(protocols.rawValue), &card, &active))

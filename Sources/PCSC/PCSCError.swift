@@ -78,9 +78,10 @@ extension PCSCError {
     public static let removedCard = PCSCError(rawValue: 0x8010_0069)
 }
 
-/// Turns a pcsc-lite return code into `()` or a thrown `PCSCError`.
+/// Turns a pcsc-lite return code into `()` or a thrown `PCSCError` (the first link of the error
+/// chain, docs/architecture.md "Errors"); every function of this module throws `PCSCError` only.
 /// - Throws: `PCSCError(rawValue: code)` for anything other than SCARD_S_SUCCESS.
 @inline(__always)
-func check(_ code: LONG) throws {
+func check(_ code: LONG) throws(PCSCError) {
     guard code == 0 else { throw PCSCError(rawValue: Int(code)) }
 }

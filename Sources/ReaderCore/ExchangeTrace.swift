@@ -78,9 +78,9 @@ public final class TracedTransceiver: Transceiver {
         self.trace = trace
     }
 
-    public func transceive(_ command: [UInt8]) throws -> [UInt8] {
+    public func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
         let start = ContinuousClock.now
-        do {
+        do throws(TagError) {
             let reply = try base.transceive(command)
             trace.exchanged(command: command, reply: reply, error: nil, duration: .now - start)
             return reply

@@ -93,18 +93,19 @@ public enum ReaderFeedback: Sendable {
     case failure
 }
 
-/// One reader stack. Implementations: PC/SC, libnfc, virtual.
+/// One reader stack. Implementations: PC/SC, libnfc, virtual. Every call throws `ReaderError` only
+/// (typed): the backend translates its library's codes at its edge (docs/architecture.md "Errors").
 public protocol ReaderBackend: AnyObject, Sendable {
     var kind: ReaderBackendKind { get }
     /// Readers attached now; an empty list when there are none.
     /// - Throws: `ReaderError.serviceUnavailable` when the service (pcscd) is not reachable.
-    func listReaders() throws -> [ReaderInfo]
+    func listReaders() throws(ReaderError) -> [ReaderInfo]
     /// Watches readers and tags on a background thread until `stop()`; `handler` is called on that
     /// thread, in order. The first events report the readers (and tags) present at the start.
-    func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws -> ReaderMonitor
+    func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws(ReaderError) -> ReaderMonitor
     /// Opens a connection to a tag that is on its reader now.
     /// - Throws: `ReaderError` (`.readerBusy` when another process holds the reader, `.tagGone`).
-    func connect(to tag: DetectedTag, exclusive: Bool) throws -> TagConnection
+    func connect(to tag: DetectedTag, exclusive: Bool) throws(ReaderError) -> TagConnection
 }
 
 public protocol ReaderMonitor: AnyObject, Sendable {

@@ -125,7 +125,7 @@ public final class AbandonableTransceiver: Transceiver {
         self.flag = flag
     }
 
-    public func transceive(_ command: [UInt8]) throws -> [UInt8] {
+    public func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
         guard !flag.isRaised else { throw TagError.tagLost }
         return try inner.transceive(command)
     }

@@ -17,7 +17,7 @@ public enum ReaderSelection {
     /// (yet) selects nothing, so the result may be empty.
     /// - Throws: `ReaderError.ambiguousReader(query, matches:)` for a query several readers contain
     ///   and none equals.
-    public static func select(_ queries: [String], from readers: [ReaderInfo]) throws -> [ReaderInfo] {
+    public static func select(_ queries: [String], from readers: [ReaderInfo]) throws(ReaderError) -> [ReaderInfo] {
         guard !queries.isEmpty else { return readers }
         var chosen: [ReaderInfo] = []
         for query in queries {
@@ -57,7 +57,7 @@ public enum ReaderSelection {
     /// - Throws: `ReaderError.noReaders` (none attached), `.readerNotFound(query)` (no match),
     ///   `.ambiguousReader(query, matches:)` (several matches, or several readers and no query;
     ///   then `query` is "").
-    public static func select(_ query: String?, from readers: [ReaderInfo]) throws -> ReaderInfo {
+    public static func select(_ query: String?, from readers: [ReaderInfo]) throws(ReaderError) -> ReaderInfo {
         guard !readers.isEmpty else { throw ReaderError.noReaders }
         guard let query else {
             if readers.count == 1 { return readers[0] }
@@ -68,7 +68,7 @@ public enum ReaderSelection {
     }
 
     /// The exact match, else the single containing match; none when nothing matches.
-    private static func candidates(for query: String, in readers: [ReaderInfo]) throws -> [ReaderInfo] {
+    private static func candidates(for query: String, in readers: [ReaderInfo]) throws(ReaderError) -> [ReaderInfo] {
         if let exact = readers.first(where: { $0.name == query }) { return [exact] }
         let matching = readers.filter { matches(query, name: $0.name) }
         guard matching.count <= 1 else { throw ReaderError.ambiguousReader(query, matches: matching.map(\.name)) }

@@ -4,7 +4,7 @@ extension TagConnection {
     /// The NDEF operations for the tag on this connection: `Type2Tag` over the Type 2 link,
     /// `Type4Tag` over the APDU channel. One place decides, for the CLI and the sessions alike.
     /// - Throws: `TagError.unsupported` for tags that are neither (MIFARE Classic, FeliCa…).
-    public func ndefOperations() throws -> NDEFTagOperations {
+    public func ndefOperations() throws(TagError) -> NDEFTagOperations {
         if let link = type2 { return Type2Tag(link: link) }
         if let link = iso15693 { return Type5Tag(link: link) }
         if tag.technology == .type5 {

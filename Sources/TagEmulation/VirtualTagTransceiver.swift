@@ -11,7 +11,7 @@ public final class VirtualTagTransceiver: Transceiver {
         self.plan = plan
     }
 
-    public func transceive(_ command: [UInt8]) throws -> [UInt8] {
+    public func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
         guard let reply = plan.exchange(command, answer: { tag.respond(to: $0) }) else {
             throw TagError.tagLost
         }

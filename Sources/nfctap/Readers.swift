@@ -105,7 +105,7 @@ struct Readers: ParsableCommand {
             let backend = queries.isEmpty ? PCSCBackend()
                 : PCSCBackend(identifiesTags: { name in queries.contains { ReaderSelection.matches($0, name: name) } })
             entries = try backend.snapshot().map(Entry.init)
-        } catch let error as ReaderError {
+        } catch {
             pcscProblem = error
         }
         entries += Self.libnfcEntries(adding: readerOptions.libnfcDevices)

@@ -83,7 +83,7 @@ import NDEF
 
     @Test func encodingRefusesWhatStrictDecodingRejects() {
         func violation(_ records: [NDEFRecord], chunkSize: Int? = nil) -> NDEFError? {
-            do { _ = try NDEFMessage(records: records).encoded(chunkSize: chunkSize); return nil } catch { return error as? NDEFError }
+            do { _ = try NDEFMessage(records: records).encoded(chunkSize: chunkSize); return nil } catch { return error }
         }
         #expect(violation([]) == .cannotEncode(recordIndex: nil, violation: .noRecords))
         #expect(violation([.empty, NDEFRecord(tnf: .unchanged, payload: [1])]) == .cannotEncode(recordIndex: 1, violation: .unchangedTypeNameFormat))

@@ -16,20 +16,14 @@ import NDEF
 
     enum Outcome { case decoded([NDEFRecord]), failed }
 
-    /// Decodes and parses every record; records any error that is not an NDEFError.
+    /// Decodes and parses every record. Both throw `NDEFError` only (typed throws: nothing else
+    /// can arrive); what is checked here is that they return or throw, never trap or hang.
     static func exercise(_ bytes: [UInt8], _ mode: DecodingMode) -> Outcome {
         do {
             let message = try NDEFMessage(bytes: bytes, mode: mode)
-            for record in message.records {
-                do { _ = try record.parsed(mode: mode) } catch is NDEFError {} catch {
-                    Issue.record("parsed threw a non-NDEFError \(error) for \(bytes.hexString)")
-                }
-            }
+            for record in message.records { _ = try? record.parsed(mode: mode) }
             return .decoded(message.records)
-        } catch is NDEFError {
-            return .failed
         } catch {
-            Issue.record("decoder threw a non-NDEFError \(error) for \(bytes.hexString)")
             return .failed
         }
     }

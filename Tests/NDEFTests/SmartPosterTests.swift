@@ -42,7 +42,7 @@ import NDEF
     func posterError(_ nested: String, _ mode: DecodingMode) -> NDEFError? {
         let payload = h(nested)
         let record = NDEFRecord(tnf: .wellKnown, type: Array("Sp".utf8), payload: payload)
-        do { _ = try record.parsed(mode: mode); return nil } catch { return error as? NDEFError }
+        do { _ = try record.parsed(mode: mode); return nil } catch { return error }
     }
 
     @Test func missingURIIsAnErrorInBothModes() {
@@ -96,7 +96,7 @@ import NDEF
 
     /// Posters nested in posters: parsing recurses (strict validates nested records), bounded by the limit.
     @Test func nestingDepthIsLimited() throws {
-        func nest(_ levels: Int) throws -> NDEFRecord {
+        func nest(_ levels: Int) throws(NDEFError) -> NDEFRecord {
             var record = try SmartPoster(uri: "tel:1").record()
             for _ in 1..<levels {
                 record = try SmartPoster(uri: "tel:1", otherRecords: [record]).record()
@@ -108,7 +108,7 @@ import NDEF
         #expect(throws: NDEFError.self) { try nest(4).parsed(mode: .strict, limits: limits) }
         do {
             _ = try nest(4).parsed(mode: .strict, limits: limits)
-        } catch let error as NDEFError {
+        } catch {
             // Three wrappers (one per enclosing poster), then the limit.
             let limit = NDEFError.limitExceeded(.nestingDepth, limit: 3, offset: 0)
             #expect(error == .invalidNestedMessage(recordType: "Sp", underlying: .invalidNestedMessage(

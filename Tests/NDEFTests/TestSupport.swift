@@ -16,10 +16,8 @@ func decodeError(_ bytes: [UInt8], _ mode: DecodingMode = .strict, limits: NDEFL
     do {
         _ = try NDEFMessage(bytes: bytes, mode: mode, limits: limits)
         return nil
-    } catch let error as NDEFError {
-        return error
     } catch {
-        return nil
+        return error
     }
 }
 
@@ -29,10 +27,8 @@ func parseError(_ bytes: [UInt8], _ mode: DecodingMode = .strict) -> NDEFError? 
         let message = try NDEFMessage(bytes: bytes, mode: mode)
         for record in message.records { _ = try record.parsed(mode: mode) }
         return nil
-    } catch let error as NDEFError {
-        return error
     } catch {
-        return nil
+        return error
     }
 }
 

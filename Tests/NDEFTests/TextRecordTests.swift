@@ -47,7 +47,7 @@ import NDEF
 
     func payloadError(_ payload: String, _ mode: DecodingMode) -> NDEFError? {
         do { _ = try TextRecord(record: NDEFRecord(tnf: .wellKnown, type: [0x54], payload: h(payload)), mode: mode); return nil }
-        catch { return error as? NDEFError }
+        catch { return error }
     }
 
     func relaxed(_ payload: String) throws -> TextRecord {

@@ -42,7 +42,7 @@ import Testing
         let inner: EmulatedPCSCTransceiver
         var sent: [[UInt8]] = []
         init(_ reader: EmulatedPCSCReader) { inner = EmulatedPCSCTransceiver(reader: reader) }
-        func transceive(_ command: [UInt8]) throws -> [UInt8] {
+        func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
             sent.append(command)
             if command.starts(with: [0xFF, 0xC2]) { throw TagError.transport(code: 0x8010_0016, message: "SCARD_E_NOT_TRANSACTED") }
             return try inner.transceive(command)

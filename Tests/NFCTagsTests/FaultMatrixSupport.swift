@@ -140,7 +140,7 @@ final class RecordingTransceiver: Transceiver {
         self.log = log
     }
 
-    func transceive(_ command: [UInt8]) throws -> [UInt8] {
+    func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
         let reply = try inner.transceive(command)
         log.replies.append(reply)
         return reply

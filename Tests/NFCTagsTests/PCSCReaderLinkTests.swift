@@ -6,7 +6,7 @@ final class ScriptedTransceiver: Transceiver {
     var replies: [[UInt8]]
     var sent: [[UInt8]] = []
     init(_ replies: [[UInt8]]) { self.replies = replies }
-    func transceive(_ command: [UInt8]) throws -> [UInt8] {
+    func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
         sent.append(command)
         guard !replies.isEmpty else { throw TagError.tagLost }
         return replies.removeFirst()
@@ -41,7 +41,7 @@ struct PCSCReaderLinkTests {
     }
 
     @Test func readBinaryErrors() throws {
-        func read(_ reply: String) throws -> [UInt8] {
+        func read(_ reply: String) throws(TagError) -> [UInt8] {
             try PseudoAPDUType2Link(transceiver: ScriptedTransceiver([T2.hex(reply)]), profile: .generic).read(page: 4)
         }
         // A refused 16-byte read is retried for the page alone; refused again: the typed error.
@@ -93,7 +93,7 @@ struct PCSCReaderLinkTests {
     }
 
     @Test func pn532StatusMeanings() {
-        func fastRead(_ reply: String) throws -> [UInt8] {
+        func fastRead(_ reply: String) throws(TagError) -> [UInt8] {
             try PseudoAPDUType2Link(transceiver: ScriptedTransceiver([T2.hex(reply)]), profile: .acr122u).fastRead(from: 4, to: 4)
         }
         #expect(throws: TagError.tagLost) { try fastRead("D5 43 01 90 00") }

@@ -39,14 +39,14 @@ struct Type2FaultTests {
                     for fault in faults {
                         let rig = try T2.rig(product, ndef: message, profile)
                         rig.plan.reset(faults: [k: fault])
-                        let result = Result { try rig.type2Tag().readNDEF() }
+                        let result = Result { () throws(TagError) in try rig.type2Tag().readNDEF() }
                         switch result {
                         case .success(let bytes):
                             // Recovered (GET_VERSION unanswered and re-selected, a refused transparent
                             // session, a READ refused with 63 00 and retried after reconnecting):
                             // the data must be right, never partial or wrong.
                             #expect(bytes == message, "\(product) via \(profile), \(fault) at exchange \(k): data WRONG")
-                        case .failure(let error as TagError):
+                        case .failure(let error):
                             switch fault {
                             case .noReply: #expect(error == .tagLost)
                             case let .statusWord(sw1, sw2):
@@ -55,8 +55,6 @@ struct Type2FaultTests {
                                         "\(product) via \(profile), \(fault) at exchange \(k): \(error)")
                             default: break
                             }
-                        case .failure(let error):
-                            Issue.record("untyped error \(error)")
                         }
                     }
                 }
@@ -74,7 +72,7 @@ struct Type2FaultTests {
                 let inner: Transceiver
                 let keep: Int
                 init(_ inner: Transceiver, keep: Int) { self.inner = inner; self.keep = keep }
-                func transceive(_ command: [UInt8]) throws -> [UInt8] {
+                func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
                     let reply = try inner.transceive(command)
                     guard command[1] == 0xB0, reply.count > 2 else { return reply }
                     return Array(reply.prefix(keep)) + reply.suffix(2)

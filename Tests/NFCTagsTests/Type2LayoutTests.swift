@@ -5,12 +5,12 @@ import TagEmulation
 @Suite("Type 2 CC and TLV structure")
 struct Type2LayoutTests {
     /// Walks the TLVs of an NTAG213-sized image whose data area starts with `tlvs`.
-    func walk(_ tlvs: [UInt8], cc: String = "E1 10 12 00") throws -> Type2Layout {
+    func walk(_ tlvs: [UInt8], cc: String = "E1 10 12 00") throws(TagError) -> Type2Layout {
         var memory = [UInt8](repeating: 0, count: 180)
         memory.replaceSubrange(12 ..< 16, with: T2.hex(cc))
         memory.replaceSubrange(16 ..< 16 + tlvs.count, with: tlvs)
         let parsed = try Type2CapabilityContainer(bytes: Array(memory[12 ..< 16]))
-        return try Type2Layout.walk(capabilityContainer: parsed) { address in
+        return try Type2Layout.walk(capabilityContainer: parsed) { address throws(TagError) in
             guard address < memory.count else { throw TagError.malformedReply("test image ends") }
             return memory[address]
         }
@@ -145,13 +145,11 @@ struct Type2LayoutTests {
             #expect(throws: TagError.self, "\(name)") { try walk(tlvs) }
             do {
                 _ = try walk(tlvs)
-            } catch let error as TagError {
+            } catch {
                 guard case .invalidTagData = error else {
                     Issue.record("\(name): \(error)")
                     continue
                 }
-            } catch {
-                Issue.record("\(name): \(error)")
             }
         }
     }

@@ -171,10 +171,10 @@ struct Type2ReadTests {
             init(_ inner: NativeType2Link) { self.inner = inner }
             var fastReadLimit: Int { inner.fastReadLimit }
             var canSendRawCommands: Bool { true }
-            func read(page: Int) throws -> [UInt8] { try inner.read(page: page) }
-            func fastRead(from start: Int, to end: Int) throws -> [UInt8] { try inner.fastRead(from: start, to: end) }
-            func write(page: Int, data: [UInt8]) throws { try inner.write(page: page, data: data) }
-            func getVersion() throws -> [UInt8] { T2.hex("00 04 04 01 01 00 0B 03") }
+            func read(page: Int) throws(TagError) -> [UInt8] { try inner.read(page: page) }
+            func fastRead(from start: Int, to end: Int) throws(TagError) -> [UInt8] { try inner.fastRead(from: start, to: end) }
+            func write(page: Int, data: [UInt8]) throws(TagError) { try inner.write(page: page, data: data) }
+            func getVersion() throws(TagError) -> [UInt8] { T2.hex("00 04 04 01 01 00 0B 03") }
         }
         let plan = FaultPlan()
         let tag = Type2Tag(link: NTAG210Link(NativeType2Link(tag: try VirtualType2Tag(product: .ntag213, memory: memory), plan: plan, fastReadLimit: 64)))

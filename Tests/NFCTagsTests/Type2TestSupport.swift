@@ -126,26 +126,26 @@ final class NativeType2Link: Type2Link {
         self.canSendRawCommands = raw
     }
 
-    private func exchange(_ frame: [UInt8]) throws -> [UInt8] {
+    private func exchange(_ frame: [UInt8]) throws(TagError) -> [UInt8] {
         guard let reply = plan.exchange(frame, answer: { tag.respond(to: $0) }) else { throw TagError.tagLost }
         return reply
     }
 
-    func read(page: Int) throws -> [UInt8] {
+    func read(page: Int) throws(TagError) -> [UInt8] {
         let r = try exchange([0x30, UInt8(page)])
         if r.count == 1 { throw TagError.nak(r[0]) }
         return r
     }
-    func fastRead(from start: Int, to end: Int) throws -> [UInt8] {
+    func fastRead(from start: Int, to end: Int) throws(TagError) -> [UInt8] {
         let r = try exchange([0x3A, UInt8(start), UInt8(end)])
         if r.count == 1 { throw TagError.nak(r[0]) }
         return r
     }
-    func write(page: Int, data: [UInt8]) throws {
+    func write(page: Int, data: [UInt8]) throws(TagError) {
         let r = try exchange([0xA2, UInt8(page)] + data)
         guard r == [0x0A] else { throw TagError.nak(r.first ?? 0) }
     }
-    func getVersion() throws -> [UInt8] {
+    func getVersion() throws(TagError) -> [UInt8] {
         do {
             return try exchange([0x60])
         } catch TagError.tagLost {

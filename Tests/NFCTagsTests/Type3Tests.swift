@@ -105,7 +105,7 @@ struct Type3NDEFTests {
             do {
                 let read = try again.readNDEF()
                 #expect(read == old, "step \(step)")
-            } catch let error as TagError {
+            } catch {
                 #expect(error == .invalidTagData("a write to this tag was interrupted (WriteF 0F)"), "step \(step)")
             }
         }
@@ -148,9 +148,9 @@ struct Type3HostileTests {
     func checksum() {
         let (tag, _) = T3.connect(.liteSWithBadChecksum(ndef: T3.message(size: 20)))
         #expect(throws: TagError.self) { try tag.readNDEF() }
-        do { _ = try tag.readNDEF() } catch let error as TagError {
+        do { _ = try tag.readNDEF() } catch {
             guard case .invalidTagData = error else { Issue.record("got \(error)"); return }
-        } catch { Issue.record("got \(error)") }
+        }
     }
 
     @Test("Ln larger than the blocks is invalid tag data, and nothing past block 0 is read")
@@ -177,9 +177,9 @@ struct Type3HostileTests {
         do {
             _ = try tag.readNDEF()
             Issue.record("read succeeded")
-        } catch let error as TagError {
+        } catch {
             guard case .malformedReply = error else { Issue.record("got \(error)"); return }
-        } catch { Issue.record("got \(error)") }
+        }
     }
 }
 

@@ -15,7 +15,8 @@ struct Type4LengthCapTests {
         #expect(throws: TagError.self) { try t4.readNDEF() }
         do {
             _ = try t4.readNDEF()
-        } catch let TagError.invalidTagData(why) {
+        } catch {
+            guard case let .invalidTagData(why) = error else { throw error }
             #expect(why.contains("ENLEN claims a 2097152-byte NDEF message"))
             #expect(why.contains("1048576-byte limit"))
         }

@@ -139,7 +139,8 @@ struct Type4ReadTests {
         #expect(throws: TagError.self) { try t4.readNDEF() }
         do {
             _ = try t4.readNDEF()
-        } catch TagError.unsupported(let why) {
+        } catch {
+            guard case .unsupported(let why) = error else { throw error }
             #expect(why.contains("out of reach"))
         }
     }
@@ -177,7 +178,8 @@ struct Type4ReadTests {
         do {
             _ = try Type4Tag(transceiver: again).readNDEF()
             Issue.record("read succeeded")
-        } catch TagError.notNDEFFormatted(let why) {
+        } catch {
+            guard case .notNDEFFormatted(let why) = error else { throw error }
             #expect(why.contains("6A 82"))
         }
     }

@@ -42,7 +42,7 @@ final class Type4ScriptedTransceiver: Transceiver {
 
     init(_ replies: [[UInt8]]) { self.replies = replies }
 
-    func transceive(_ command: [UInt8]) throws -> [UInt8] {
+    func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
         sent.append(command)
         guard !replies.isEmpty else { throw TagError.tagLost }
         return replies.removeFirst()

@@ -181,7 +181,7 @@ struct Type4WriteTests {
                     #expect(k == total, "write survived a cut after \(k) of \(total) exchanges")
                 } catch {
                     #expect(k < total)
-                    #expect(error as? TagError == (fault == nil ? .tagLost : .status(sw1: 0x65, sw2: 0x81)))
+                    #expect(error == (fault == nil ? .tagLost : .status(sw1: 0x65, sw2: 0x81)))
                 }
                 plan.reset()
                 tag.activate()

@@ -43,7 +43,7 @@ extension PCSCSystemTests {
             do {
                 let bytes = try connection.ndefOperations().readNDEF()
                 #expect(bytes == model.oldMessage, "\(model), pcscd killed at exchange \(k): wrong data")
-            } catch let error as TagError {
+            } catch {
                 // SCardTransmit cut off by pcscd dying returns SCARD_F_COMM_ERROR (80100013): the
                 // backend reports the reader gone.
                 let typed: Bool
@@ -52,8 +52,6 @@ extension PCSCSystemTests {
                 default: typed = false
                 }
                 #expect(typed, "\(model), pcscd killed at exchange \(k): \(error)")
-            } catch let error as ReaderError {
-                #expect(error == .serviceUnavailable(hint: PCSCBackend.serviceHint), "\(model) at \(k): \(error)")
             }
             connection.disconnect()
             tag.arm(at: nil)

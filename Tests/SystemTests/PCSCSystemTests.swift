@@ -160,7 +160,7 @@ struct PCSCSystemTests {
         let outcome = Outcome()
         let thread = Thread {
             var s = waiting
-            do { try context.getStatusChange(&s, timeout: nil); outcome.set(nil) } catch { outcome.set(error) }
+            do throws(PCSCError) { try context.getStatusChange(&s, timeout: nil); outcome.set(nil) } catch { outcome.set(error) }
         }
         thread.start()
         // The waiter may not be blocked yet when a cancel arrives: cancel until it returns
@@ -171,7 +171,7 @@ struct PCSCSystemTests {
             attempts += 1
         }
         let error = try #require(outcome.value)
-        #expect(error as? PCSCError == .cancelled)
+        #expect(error == .cancelled)
     }
 
     @Test func stoppedMonitorReportsNothingMore() throws {
@@ -276,9 +276,9 @@ struct PCSCSystemTests {
 final class Outcome: @unchecked Sendable {
     private let condition = NSCondition()
     private var done = false
-    private var error: Error?
+    private var error: PCSCError?
 
-    func set(_ error: Error?) {
+    func set(_ error: PCSCError?) {
         condition.lock(); self.error = error; done = true; condition.broadcast(); condition.unlock()
     }
 
@@ -289,7 +289,7 @@ final class Outcome: @unchecked Sendable {
         return done
     }
 
-    var value: Error? {
+    var value: PCSCError? {
         condition.lock(); defer { condition.unlock() }
         return error
     }

@@ -104,10 +104,10 @@ extension SessionEngine {
             return .skipped(error)
         }
         let link: any TagConnection
-        do {
+        do throws(ReaderError) {
             link = try connectRetryingWhileBusy(presence, operation: operation)
         } catch {
-            let failure = NFCReaderError.from(error, during: .read)
+            let failure = NFCReaderError(error)  // docs/architecture.md "Errors"
             guard operation.claim() else { return nil }
             conclude(NFCTagReport(tag: presence.detected, error: failure), outcome: .failed(failure), link: nil)
             return .failed(failure)
@@ -122,7 +122,7 @@ extension SessionEngine {
 
     /// A reader another client holds only briefly (pcscd releasing a client that just died, a
     /// tool's quick look) is tried again a few times, 100 ms apart, before it counts as busy (203).
-    private func connectRetryingWhileBusy(_ presence: TagPresence, operation: TagOperation) throws -> any TagConnection {
+    private func connectRetryingWhileBusy(_ presence: TagPresence, operation: TagOperation) throws(ReaderError) -> any TagConnection {
         var attempt = 0
         while true {
             do {
@@ -232,10 +232,10 @@ extension SessionEngine {
         let presence = tag.presence
         runOnLane(presence, work: { operation -> Result<UncheckedBox<any TagConnection>, NFCReaderError>? in
             let link: any TagConnection
-            do {
+            do throws(ReaderError) {
                 link = try presence.backend.connect(to: presence.detected, exclusive: exclusive)
             } catch {
-                return operation.claim() ? .failure(NFCReaderError.from(error, during: .command)) : nil
+                return operation.claim() ? .failure(NFCReaderError(error)) : nil
             }
             operation.attach(link)
             if let iso = tag as? ISO7816SessionTag, let apdu = link.apdu {

@@ -70,8 +70,8 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
     }
 
     /// The libnfc context, created on first use.
-    func sharedContext() throws -> LibNFCContext {
-        try devices.withLock { devices in
+    func sharedContext() throws(LibNFCError) -> LibNFCContext {
+        try devices.withLock { devices throws(LibNFCError) in
             if let context = devices.context { return context }
             let created = try LibNFCContext()
             devices.context = created
@@ -81,12 +81,12 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
 
     /// The connstrings to use now (configured, or scanned by libnfc).
     /// - Throws: `ReaderError.serviceUnavailable` when libnfc cannot start.
-    func connstrings() throws -> [String] {
+    func connstrings() throws(ReaderError) -> [String] {
         let config = try? String(contentsOfFile: configPath, encoding: .utf8)
         if let configured = LibNFCDeviceList.configured(explicit: explicitDevices, environment: environment, configText: config) {
             return configured
         }
-        do {
+        do throws(LibNFCError) {
             return try sharedContext().listDevices()
         } catch {
             throw ReaderError.serviceUnavailable(hint: "libnfc could not start: \(error)")
@@ -96,7 +96,7 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
     func slot(for connstring: String) -> LibNFCReaderSlot {
         devices.withLock { devices in
             if let slot = devices.slots[connstring] { return slot }
-            let slot = LibNFCReaderSlot(connstring: connstring, context: { [weak self] in
+            let slot = LibNFCReaderSlot(connstring: connstring, context: { [weak self] () throws(LibNFCError) in
                 guard let self else { throw LibNFCError.noSuchDevice }
                 return try self.sharedContext()
             })
@@ -111,7 +111,7 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
 
     /// The devices that can be opened now (opening them if needed; they stay open).
     /// - Throws: `ReaderError.serviceUnavailable` when libnfc cannot start.
-    public func listReaders() throws -> [ReaderInfo] {
+    public func listReaders() throws(ReaderError) -> [ReaderInfo] {
         try connstrings().compactMap { connstring in
             let slot = slot(for: connstring)
             return (try? slot.withDevice { _, _ in }) != nil ? slot.info : nil
@@ -120,7 +120,7 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
 
     /// Polls every configured device on one background thread until `stop()`.
     /// - Throws: `ReaderError.serviceUnavailable` when libnfc cannot start.
-    public func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws -> ReaderMonitor {
+    public func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws(ReaderError) -> ReaderMonitor {
         let slots = try connstrings().map { slot(for: $0) }
         return LibNFCMonitor(backend: self, slots: slots, handler: handler)
     }
@@ -128,13 +128,13 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
     /// One anticollision round on `reader` now: the tag in the field, or nil.
     /// - Throws: `ReaderError.readerNotFound` for a name that is not a libnfc reader,
     ///   `.readerGone` when the device cannot be opened or failed.
-    public func detectTag(on reader: ReaderInfo) throws -> DetectedTag? {
+    public func detectTag(on reader: ReaderInfo) throws(ReaderError) -> DetectedTag? {
         guard let connstring = LibNFCDeviceList.connstring(readerName: reader.name) else {
             throw ReaderError.readerNotFound(reader.name)
         }
         let slot = slot(for: connstring)
         do {
-            let target = try slot.withDevice { device, state in
+            let target = try slot.withDevice { device, state throws(LibNFCError) in
                 let found = try device.selectAnyTarget()
                 state.target = found
                 return found
@@ -162,28 +162,32 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
     /// Re-selects the tag (a fresh activation, like a PC/SC connect) and opens a connection.
     /// `exclusive` has no meaning here: libnfc always holds its device exclusively.
     /// - Throws: `ReaderError.readerNotFound`, `.readerGone`, `.tagGone` (no tag, or another UID).
-    public func connect(to tag: DetectedTag, exclusive: Bool) throws -> TagConnection {
+    public func connect(to tag: DetectedTag, exclusive: Bool) throws(ReaderError) -> TagConnection {
         guard let connstring = LibNFCDeviceList.connstring(readerName: tag.reader.name) else {
             throw ReaderError.readerNotFound(tag.reader.name)
         }
         let slot = slot(for: connstring)
-        let target: LibNFCTarget
-        do {
-            target = try slot.withDevice { device, state in
-                let known = state.target.flatMap { $0.uid == tag.uid ? $0 : nil }
-                let found = try known.map { try device.reselect($0) } ?? device.selectAnyTarget()
+        let selected: LibNFCTarget?
+        do throws(LibNFCError) {
+            selected = try slot.withDevice { device, state throws(LibNFCError) -> LibNFCTarget? in
+                let found: LibNFCTarget?
+                if let known = state.target, known.uid == tag.uid {
+                    found = try device.reselect(known)
+                } else {
+                    found = try device.selectAnyTarget()
+                }
                 state.target = found
-                guard let found, found.uid == tag.uid else { throw ReaderError.tagGone }
+                guard let found, found.uid == tag.uid else { return nil }
                 state.connectionOpen = true
                 return found
             }
-        } catch let error as ReaderError {
-            throw error
-        } catch let error as LibNFCError where TagError.isDeviceFailure(error) {
+        } catch where TagError.isDeviceFailure(error) {
+            // The libnfc boundary for backend calls (docs/architecture.md "Errors").
             throw ReaderError.readerGone(tag.reader.name)
-        } catch let error as LibNFCError {
+        } catch {
             throw ReaderError.other(code: error.rawValue, message: error.description)
         }
+        guard let target = selected else { throw ReaderError.tagGone }
         ExchangeTrace.active?.connected(reader: tag.reader.name, atr: tag.atr)
         return LibNFCTagConnection(tag: tag, target: target, slot: slot, timeout: timing.exchangeTimeout)
     }

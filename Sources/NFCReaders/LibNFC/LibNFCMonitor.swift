@@ -84,7 +84,7 @@ final class LibNFCMonitor: ReaderMonitor, Sendable {
         let outcome: Outcome
         do {
             let known = state.tag
-            outcome = try slot.withDevice { device, slotState -> Outcome in
+            outcome = try slot.withDevice { device, slotState throws(LibNFCError) -> Outcome in
                 if slotState.connectionOpen { return .busy }
                 if known != nil {
                     // The tag is gone when libnfc released it or its ping fails.

@@ -9,7 +9,7 @@ import Synchronization
 final class LibNFCReaderSlot: Sendable {
     let connstring: String
     let info: ReaderInfo
-    private let context: @Sendable () throws -> LibNFCContext
+    private let context: @Sendable () throws(LibNFCError) -> LibNFCContext
 
     /// The device and what the slot knows of it; every libnfc call on the device holds this lock.
     private struct Fields {
@@ -24,7 +24,7 @@ final class LibNFCReaderSlot: Sendable {
     /// The open device, for `abort()` from another thread while a call holds `fields`.
     private let abortTarget = Mutex<LibNFCDevice?>(nil)
 
-    init(connstring: String, context: @escaping @Sendable () throws -> LibNFCContext) {
+    init(connstring: String, context: @escaping @Sendable () throws(LibNFCError) -> LibNFCContext) {
         self.connstring = connstring
         self.info = ReaderInfo(name: LibNFCDeviceList.readerName(connstring), backend: .libnfc)
         self.context = context
@@ -32,18 +32,18 @@ final class LibNFCReaderSlot: Sendable {
 
     /// Runs `body` with the open device (opening and initialising it first when needed), under
     /// the slot's lock. A device failure (EIO, ENOTSUCHDEV) closes the device before rethrowing.
-    /// - Throws: `LibNFCError` from opening or from `body`, and whatever `body` throws.
-    func withDevice<T: Sendable>(_ body: (LibNFCDevice, inout SlotState) throws -> T) throws -> T {
-        try fields.withLock { fields in
+    /// - Throws: `LibNFCError` from opening or from `body`.
+    func withDevice<T: Sendable>(_ body: (LibNFCDevice, inout SlotState) throws(LibNFCError) -> T) throws(LibNFCError) -> T {
+        try fields.withLock { fields throws(LibNFCError) in
             let device = try openedDevice(&fields)
             var state = SlotState(target: fields.target, connectionOpen: fields.connectionOpen)
             defer {
                 fields.target = state.target
                 fields.connectionOpen = state.connectionOpen
             }
-            do {
+            do throws(LibNFCError) {
                 return try body(device, &state)
-            } catch let error as LibNFCError where TagError.isDeviceFailure(error) {
+            } catch where TagError.isDeviceFailure(error) {
                 close(&fields)
                 state.target = nil
                 throw error
@@ -82,10 +82,10 @@ final class LibNFCReaderSlot: Sendable {
         fields.connectionOpen = false
     }
 
-    private func openedDevice(_ fields: inout Fields) throws -> LibNFCDevice {
+    private func openedDevice(_ fields: inout Fields) throws(LibNFCError) -> LibNFCDevice {
         if let device = fields.device, device.isOpen { return device }
         let opened = try context().open(connstring)
-        do {
+        do throws(LibNFCError) {
             try opened.initiatorInit()
             // One anticollision round per select: the monitor polls instead of blocking in libnfc.
             try opened.setProperty(.infiniteSelect, false)

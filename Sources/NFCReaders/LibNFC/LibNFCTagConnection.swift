@@ -58,34 +58,34 @@ final class LibNFCExchanger {
         self.timeout = timeout
     }
 
-    /// Runs `body` on the device and translates errors into `TagError`.
-    /// ERFTRANS (the PN53x saw no answer, or a NAK, or garbage) is resolved with one
+    /// Runs `body` on the device and translates errors into `TagError` (docs/architecture.md
+    /// "Errors"). ERFTRANS (the PN53x saw no answer, or a NAK, or garbage) is resolved with one
     /// anticollision round: the same UID answers → `.transport`, else → `.tagLost`.
     /// The re-selection also wakes a Type 2 tag muted by a NAK.
-    func run<T: Sendable>(_ body: (LibNFCDevice) throws -> T) throws -> T {
+    func run<T: Sendable>(_ body: (LibNFCDevice) throws(LibNFCError) -> T) throws(TagError) -> T {
         guard !abandoned.isRaised else { throw TagError.tagLost }
-        do {
-            return try slot.withDevice { device, state in
-                do {
-                    return try body(device)
-                } catch let error as LibNFCError where error == .rfTransmission {
+        let outcome: Result<T, TagError>
+        do throws(LibNFCError) {
+            outcome = try slot.withDevice { device, state throws(LibNFCError) -> Result<T, TagError> in
+                do throws(LibNFCError) {
+                    return .success(try body(device))
+                } catch where error == .rfTransmission {
                     let again = try? device.reselect(target)
                     state.target = again
-                    guard again != nil else { throw TagError.tagLost }
-                    throw TagError.transport(code: error.rawValue,
-                                             message: "\(error.message): the tag rejected the command or answered garbage")
+                    guard again != nil else { return .failure(.tagLost) }
+                    return .failure(.transport(code: error.rawValue,
+                                               message: "\(error.message): the tag rejected the command or answered garbage"))
                 }
             }
-        } catch let error as LibNFCError {
+        } catch {
             throw TagError(libnfc: error)
-        } catch let error as LibNFCRawFrameError {
-            throw TagError.malformedReply("\(error)")
         }
+        return try outcome.get()
     }
 
     /// nfc_initiator_transceive_bytes with easy framing (InDataExchange).
-    func transceive(_ bytes: [UInt8]) throws -> [UInt8] {
-        try run { try $0.transceive(bytes, timeout: timeout) }
+    func transceive(_ bytes: [UInt8]) throws(TagError) -> [UInt8] {
+        try run { device throws(LibNFCError) in try device.transceive(bytes, timeout: timeout) }
     }
 }
 
@@ -96,7 +96,7 @@ final class LibNFCAPDUChannel: Transceiver {
     init(_ exchanger: LibNFCExchanger) { self.exchanger = exchanger }
 
     /// - Throws: `TagError`; `.malformedReply` when the answer has no status word.
-    func transceive(_ command: [UInt8]) throws -> [UInt8] {
+    func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
         let reply = try exchanger.transceive(command)
         guard reply.count >= 2 else {
             throw TagError.malformedReply("\(reply.count)-byte answer to an APDU has no status word")
@@ -112,7 +112,7 @@ final class LibNFCFeliCaChannel: Transceiver {
 
     init(_ exchanger: LibNFCExchanger) { self.exchanger = exchanger }
 
-    func transceive(_ command: [UInt8]) throws -> [UInt8] {
+    func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
         try exchanger.transceive(command)
     }
 }

@@ -14,8 +14,8 @@ extension PCSCBackend {
     /// The readers attached now and the tag on each, without monitoring: one non-blocking
     /// SCardGetStatusChange, then `FF CA 00 00 00` on each present tag for its UID.
     /// - Throws: `ReaderError.serviceUnavailable` when pcscd is not running.
-    public func snapshot() throws -> [ReaderSnapshot] {
-        try mappingReaderErrors {
+    public func snapshot() throws(ReaderError) -> [ReaderSnapshot] {
+        try mappingReaderErrors { () throws(PCSCError) in
             let context = try Context()
             let names = try context.listReaders().filter { $0 != ReaderState.plugAndPlayReader }
             guard !names.isEmpty else { return [] }
@@ -116,19 +116,19 @@ extension PCSCBackend {
         // would give a kiosk or inventory record with no key.
         for _ in 1...uidAttempts where reply == nil {
             if open == nil {
-                do {
+                do throws(PCSCError) {
                     open = try ctx.connect(reader: info.name, share: .shared)
-                } catch let error as PCSCError where error == .removedCard || error == .noSmartcard {
+                } catch where error == .removedCard || error == .noSmartcard {
                     return nil
-                } catch let error as PCSCError where error == .sharingViolation {
+                } catch where error == .sharingViolation {
                     break // another program holds the reader exclusively: reported without a UID
                 } catch {
                     continue
                 }
             }
-            do {
+            do throws(PCSCError) {
                 reply = try open?.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00])
-            } catch let error as PCSCError where error == .removedCard || error == .noSmartcard {
+            } catch where error == .removedCard || error == .noSmartcard {
                 // The card bounced (seen through libccid as a card enters the field): it is gone
                 // for now, and pcscd reports it again when it settles. Reporting it would end a
                 // single-read session on a tag that was never there to read.

@@ -29,8 +29,8 @@ public final class PCSCBackend: ReaderBackend, Sendable {
 
     /// The readers pcscd knows now (wraps SCardListReaders); `[]` when none is attached.
     /// - Throws: `ReaderError.serviceUnavailable(hint: PCSCBackend.serviceHint)` when pcscd is not running.
-    public func listReaders() throws -> [ReaderInfo] {
-        try mappingReaderErrors {
+    public func listReaders() throws(ReaderError) -> [ReaderInfo] {
+        try mappingReaderErrors { () throws(PCSCError) in
             let context = try Context()
             return try context.listReaders().filter { $0 != ReaderState.plugAndPlayReader }.map(Self.readerInfo)
         }
@@ -47,13 +47,13 @@ public final class PCSCBackend: ReaderBackend, Sendable {
     /// Starts even when pcscd is not running: the monitor reports `.serviceLost` and then
     /// `.serviceRestored` with the readers once pcscd is reachable (a session that outlives
     /// pcscd restarts, or a kiosk started before it).
-    public func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws -> ReaderMonitor {
+    public func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws(ReaderError) -> ReaderMonitor {
         let context: Context?
-        do {
+        do throws(PCSCError) {
             context = try Context()
-        } catch let error as PCSCError where error.meansServiceGone {
+        } catch where error.meansServiceGone {
             context = nil
-        } catch let error as PCSCError {
+        } catch {
             throw error.readerError(reader: "")
         }
         let monitor = PCSCMonitor(handler: handler, retryInterval: retryInterval, identifies: identifiesTags)
@@ -65,7 +65,7 @@ public final class PCSCBackend: ReaderBackend, Sendable {
     /// tag the monitor just identified, takes over the connection that read its UID instead.
     /// - Throws: `ReaderError.readerBusy` (another connection holds the reader exclusively),
     ///   `.tagGone` (no card, or a card with another ATR), `.readerGone`, `.serviceUnavailable`.
-    public func connect(to tag: DetectedTag, exclusive: Bool) throws -> TagConnection {
+    public func connect(to tag: DetectedTag, exclusive: Bool) throws(ReaderError) -> TagConnection {
         let name = tag.reader.name
         // The connection that read this tap's UID, when the monitor kept it (one connection per tap).
         if let card = PCSCParkedCards.shared.take(tag) {
@@ -77,17 +77,19 @@ public final class PCSCBackend: ReaderBackend, Sendable {
                 try? card.disconnect(.leave)
             }
         }
-        return try mappingReaderErrors(reader: name) {
+        let card = try mappingReaderErrors(reader: name) { () throws(PCSCError) -> Card? in
             let context = try Context()
             let card = try context.connect(reader: name, share: exclusive ? .exclusive : .shared)
             // Another card on the reader since detection: not the tag the caller means.
             // (Two tags of one product share an ATR; the monitor's tagLeft/tagArrived covers that case.)
             if !tag.atr.isEmpty, try card.status().atr != tag.atr {
                 try? card.disconnect(.leave)
-                throw ReaderError.tagGone
+                return nil
             }
-            return PCSCTagConnection(tag: tag, card: card, registry: registry)
+            return card
         }
+        guard let card else { throw ReaderError.tagGone }
+        return PCSCTagConnection(tag: tag, card: card, registry: registry)
     }
 }
 

@@ -3,7 +3,8 @@ import NFCTags
 import PCSC
 import ReaderCore
 
-// The PC/SC boundary: SCARD_* codes become TagError / ReaderError here and nowhere else.
+// The PC/SC boundary: SCARD_* codes become TagError / ReaderError here and nowhere else
+// (docs/architecture.md "Errors").
 
 extension PCSCBackend {
     /// How to get pcscd running: the one piece of advice `scan`, the sessions and `doctor` all give.
@@ -24,7 +25,7 @@ extension PCSCError {
         self == .noService || self == .serviceStopped || self == .commError
     }
 
-    /// The error a `Transceiver` throws for this code during an exchange.
+    /// The error a `Transceiver` throws for this code during an exchange (docs/architecture.md "Errors").
     var tagError: TagError {
         switch self {
         case .removedCard, .noSmartcard, .resetCard: return .tagLost
@@ -36,7 +37,7 @@ extension PCSCError {
         }
     }
 
-    /// The error a backend call (list, connect, monitor) throws for this code.
+    /// The error a backend call (list, connect, monitor) throws for this code (docs/architecture.md "Errors").
     func readerError(reader: String) -> ReaderError {
         switch self {
         case .noService, .serviceStopped, .commError: return .serviceUnavailable(hint: PCSCBackend.serviceHint)
@@ -48,11 +49,12 @@ extension PCSCError {
     }
 }
 
-/// Runs `body`, turning a thrown `PCSCError` into the `ReaderError` for `reader`.
-func mappingReaderErrors<T>(reader: String = "", _ body: () throws -> T) throws -> T {
-    do {
+/// Runs `body`, turning a thrown `PCSCError` into the `ReaderError` for `reader`
+/// (docs/architecture.md "Errors").
+func mappingReaderErrors<T>(reader: String = "", _ body: () throws(PCSCError) -> T) throws(ReaderError) -> T {
+    do throws(PCSCError) {
         return try body()
-    } catch let error as PCSCError {
+    } catch {
         throw error.readerError(reader: reader)
     }
 }

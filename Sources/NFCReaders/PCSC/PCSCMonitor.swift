@@ -94,13 +94,13 @@ final class PCSCMonitor: ReaderMonitor, Sendable {
                 }
                 continue
             }
-            do {
+            do throws(PCSCError) {
                 try watch(ctx, &readers, &pnpState)
-            } catch let error as PCSCError where error == .cancelled {
+            } catch where error == .cancelled {
                 continue  // stop() (or a stray SCardCancel): the loop condition decides
             } catch {
                 if isStopping { break }
-                if let code = error as? PCSCError, code.meansServiceGone || !ctx.isValid {
+                if error.meansServiceGone || !ctx.isValid {
                     // The service went away: say so, then retract what was reported.
                     state.withLock { $0.context = nil }
                     current = nil
@@ -133,7 +133,7 @@ final class PCSCMonitor: ReaderMonitor, Sendable {
     }
 
     /// Syncs the reader list, then waits for changes until an error (or cancel) ends the wait.
-    private func watch(_ ctx: Context, _ readers: inout [String: ReaderRecord], _ pnpState: inout ReaderState) throws {
+    private func watch(_ ctx: Context, _ readers: inout [String: ReaderRecord], _ pnpState: inout ReaderState) throws(PCSCError) {
         try syncReaders(ctx, &readers)
         while !isStopping {
             let names = readers.keys.sorted()
@@ -156,7 +156,7 @@ final class PCSCMonitor: ReaderMonitor, Sendable {
     }
 
     /// Adds and removes readers to match SCardListReaders, reporting each change.
-    private func syncReaders(_ ctx: Context, _ readers: inout [String: ReaderRecord]) throws {
+    private func syncReaders(_ ctx: Context, _ readers: inout [String: ReaderRecord]) throws(PCSCError) {
         let names = try ctx.listReaders().filter { $0 != ReaderState.plugAndPlayReader }
         for name in readers.keys.sorted() where !names.contains(name) {
             if let tag = readers[name]?.tag { left(tag) }

@@ -70,8 +70,8 @@ public final class PCSCTagConnection: TagConnection {
     /// 4-byte reads…). A refused page is recovered by reconnecting with a card reset.
     public private(set) lazy var type2: Type2Link? = {
         guard tag.technology == .type2 else { return nil }
-        let link = PseudoAPDUType2Link(transceiver: transceiver, profile: profile, recover: { [card] in
-            do { try card.reconnect() } catch let error as PCSCError { throw error.tagError }
+        let link = PseudoAPDUType2Link(transceiver: transceiver, profile: profile, recover: { [card] () throws(TagError) in
+            do throws(PCSCError) { try card.reconnect() } catch { throw error.tagError }
         })
         madeLink = link
         return link

@@ -16,13 +16,13 @@ public final class PCSCTransceiver: Transceiver {
     ///   `.readerBusy`, `.malformedReply` for a reply shorter than a status word,
     ///   `.transport(code:message:)` with the SCARD_* code otherwise; `.tagLost` at once after
     ///   the connection was abandoned.
-    public func transceive(_ command: [UInt8]) throws -> [UInt8] {
+    public func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
         guard !abandoned.isRaised else { throw TagError.tagLost }
         let reply: [UInt8]
-        do {
+        do throws(PCSCError) {
             reply = try card.transmit(command)
-        } catch let error as PCSCError {
-            throw error.tagError
+        } catch {
+            throw error.tagError  // docs/architecture.md "Errors"
         }
         // Every ISO 7816 answer ends with SW1 SW2; nothing at all means the card did not answer
         // (pcscd passes vpcd's and some readers' "no response" on as a 0-byte reply).

@@ -26,7 +26,7 @@ public struct CommandAPDU: Equatable, Hashable, Sendable, CustomStringConvertibl
 
     /// - Throws: `APDUError.expectedLengthOutOfRange` when `le` is not nil or 1...65536,
     ///   `APDUError.dataTooLong` when `data` exceeds 65535 bytes.
-    public init(cla: UInt8, ins: UInt8, p1: UInt8, p2: UInt8, data: [UInt8] = [], le: Int? = nil) throws {
+    public init(cla: UInt8, ins: UInt8, p1: UInt8, p2: UInt8, data: [UInt8] = [], le: Int? = nil) throws(APDUError) {
         if let le, !(1...Self.maxExpectedLength).contains(le) {
             throw APDUError.expectedLengthOutOfRange(le)
         }
@@ -85,7 +85,7 @@ public struct CommandAPDU: Equatable, Hashable, Sendable, CustomStringConvertibl
     ///
     /// - Throws: `APDUError.malformed` when the length fields do not match the byte count
     ///   (including extended Lc 0000 and short Lc 00, which ISO 7816-4 does not allow).
-    public init(bytes: [UInt8]) throws {
+    public init(bytes: [UInt8]) throws(APDUError) {
         let n = bytes.count
         guard n >= 4 else { throw APDUError.malformed("\(n) bytes, a header needs 4") }
         let header = (bytes[0], bytes[1], bytes[2], bytes[3])

@@ -14,7 +14,7 @@ public struct ResponseAPDU: Equatable, Hashable, Sendable, CustomStringConvertib
 
     /// Splits a reply into data and status word.
     /// - Throws: `TagError.malformedReply` when fewer than 2 bytes arrived.
-    public init(bytes: [UInt8]) throws {
+    public init(bytes: [UInt8]) throws(TagError) {
         guard bytes.count >= 2 else {
             throw TagError.malformedReply("\(bytes.count)-byte reply has no status word")
         }
@@ -32,7 +32,7 @@ public struct ResponseAPDU: Equatable, Hashable, Sendable, CustomStringConvertib
 
     /// The data when the status is `90 00`.
     /// - Throws: `TagError.status(sw1:sw2:)` for any other status word.
-    public func successData() throws -> [UInt8] {
+    public func successData() throws(TagError) -> [UInt8] {
         guard isSuccess else { throw TagError.status(sw1: sw1, sw2: sw2) }
         return data
     }

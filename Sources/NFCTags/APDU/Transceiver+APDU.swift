@@ -3,7 +3,7 @@ extension Transceiver {
     /// not judged: check `isSuccess` or call `successData()`.
     /// - Throws: whatever `transceive` throws (`TagError`), and `TagError.malformedReply` when
     ///   the reply is shorter than a status word.
-    public func send(_ apdu: CommandAPDU) throws -> ResponseAPDU {
+    public func send(_ apdu: CommandAPDU) throws(TagError) -> ResponseAPDU {
         try ResponseAPDU(bytes: transceive(apdu.bytes))
     }
 }

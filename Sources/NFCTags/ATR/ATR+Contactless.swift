@@ -34,7 +34,7 @@ extension ATR {
 
     /// The ATR a PC/SC reader builds for an ISO 14443-4 card: `3B 8n 80 01 <n bytes> TCK`.
     /// - Throws: `ATRError.tooLong` when more than 15 historical bytes are given.
-    public static func iso14443_4(historicalBytes: [UInt8]) throws -> ATR {
+    public static func iso14443_4(historicalBytes: [UInt8]) throws(ATRError) -> ATR {
         guard historicalBytes.count <= 15 else { throw ATRError.tooLong(5 + historicalBytes.count) }
         return try withCheckByte([0x3B, 0x80 | UInt8(historicalBytes.count), 0x80, 0x01] + historicalBytes)
     }
@@ -49,7 +49,7 @@ extension ATR {
         return try! withCheckByte(body)
     }
 
-    private static func withCheckByte(_ body: [UInt8]) throws -> ATR {
+    private static func withCheckByte(_ body: [UInt8]) throws(ATRError) -> ATR {
         try ATR(bytes: body + [body.dropFirst().reduce(0, ^)])
     }
 }

@@ -49,7 +49,7 @@ public struct ATR: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// Parses and checks an ATR.
     /// - Throws: `ATRError` for an empty or over-long ATR, a TS other than 3B/3F, a byte that
     ///   T0/TDi announce but is missing, a missing or wrong TCK, or trailing bytes.
-    public init(bytes: [UInt8]) throws {
+    public init(bytes: [UInt8]) throws(ATRError) {
         guard !bytes.isEmpty else { throw ATRError.empty }
         guard bytes.count <= Self.maxLength else { throw ATRError.tooLong(bytes.count) }
         switch bytes[0] {
@@ -68,7 +68,7 @@ public struct ATR: Equatable, Hashable, Sendable, CustomStringConvertible {
         while y != 0 {
             let i = groups.count + 1
             var group = InterfaceBytes()
-            func next(_ name: String) throws -> UInt8 {
+            func next(_ name: String) throws(ATRError) -> UInt8 {
                 guard index < bytes.count else { throw ATRError.truncated("\(name)\(i)") }
                 defer { index += 1 }
                 return bytes[index]

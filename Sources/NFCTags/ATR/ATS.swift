@@ -12,7 +12,7 @@ public struct ATS: Equatable, Hashable, Sendable {
 
     /// - Throws: `ATRError.empty` for no bytes, `ATRError.truncated` when TL is not the byte
     ///   count or T0 announces interface bytes that TL leaves no room for.
-    public init(bytes: [UInt8]) throws {
+    public init(bytes: [UInt8]) throws(ATRError) {
         guard let tl = bytes.first else { throw ATRError.empty }
         guard Int(tl) == bytes.count, tl >= 1 else {
             throw ATRError.truncated("ATS length byte says \(tl), \(bytes.count) bytes arrived")
@@ -25,7 +25,7 @@ public struct ATS: Equatable, Hashable, Sendable {
         let t0 = bytes[1]
         formatByte = t0
         var index = 2
-        func take(_ present: Bool, _ name: String) throws -> UInt8? {
+        func take(_ present: Bool, _ name: String) throws(ATRError) -> UInt8? {
             guard present else { return nil }
             guard index < bytes.count else { throw ATRError.truncated("ATS \(name)") }
             defer { index += 1 }

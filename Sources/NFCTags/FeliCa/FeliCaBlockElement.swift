@@ -10,7 +10,7 @@ public enum FeliCaBlockElement {
 
     /// Splits a block list into elements: (service index, access mode, block number) each.
     /// - Throws: `TagError.malformedReply` when an element is cut short.
-    public static func decode(_ bytes: [UInt8], count: Int) throws -> [(serviceIndex: Int, block: Int)] {
+    public static func decode(_ bytes: [UInt8], count: Int) throws(TagError) -> [(serviceIndex: Int, block: Int)] {
         var elements: [(Int, Int)] = []
         var index = 0
         for _ in 0..<count {

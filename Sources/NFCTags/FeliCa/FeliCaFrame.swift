@@ -20,7 +20,7 @@ public enum FeliCaFrame {
 
     /// `LEN code [idm] parameters`.
     /// - Throws: `TagError.unsupported` when the frame would exceed 255 bytes.
-    public static func command(_ code: UInt8, idm: [UInt8]?, _ parameters: [UInt8] = []) throws -> [UInt8] {
+    public static func command(_ code: UInt8, idm: [UInt8]?, _ parameters: [UInt8] = []) throws(TagError) -> [UInt8] {
         let body = [code] + (idm ?? []) + parameters
         guard body.count + 1 <= maxLength else {
             throw TagError.unsupported("a FeliCa frame of \(body.count + 1) bytes (at most \(maxLength))")
@@ -31,7 +31,7 @@ public enum FeliCaFrame {
     /// Checks an answer's LEN, response code and IDm echo; returns the bytes after them.
     /// - Throws: `TagError.malformedReply` for a short frame, a LEN that disagrees with the
     ///   frame, another response code or another IDm.
-    public static func response(_ reply: [UInt8], to code: UInt8, idm: [UInt8]?) throws -> [UInt8] {
+    public static func response(_ reply: [UInt8], to code: UInt8, idm: [UInt8]?) throws(TagError) -> [UInt8] {
         let header = 2 + (idm?.count ?? 0)
         guard reply.count >= header else {
             throw TagError.malformedReply("\(reply.count)-byte FeliCa answer to command \(hexByte(code)) (at least \(header))")

@@ -15,7 +15,7 @@ public struct FeliCaPollingResponse: Equatable, Sendable {
     /// Decodes `LEN 01 IDm PMm [2 bytes]` (a POL_RES, as libnfc's target data and
     /// pass-through readers hand it over).
     /// - Throws: `TagError.malformedReply`.
-    public init(frame: [UInt8]) throws {
+    public init(frame: [UInt8]) throws(TagError) {
         let body = try FeliCaFrame.response(frame, to: FeliCaCommandCode.polling, idm: nil)
         guard body.count == 16 || body.count == 18 else {
             throw TagError.malformedReply("Polling answer with \(body.count) bytes after its code (16 or 18)")
@@ -45,7 +45,7 @@ public final class FeliCaTag {
     public var product: FeliCaProduct { FeliCaProduct(pmm: pmm) }
 
     /// One command addressed to the card's IDm; the answer after its IDm.
-    func exchange(_ code: UInt8, _ parameters: [UInt8]) throws -> [UInt8] {
+    func exchange(_ code: UInt8, _ parameters: [UInt8]) throws(TagError) -> [UInt8] {
         let frame = try FeliCaFrame.command(code, idm: idm, parameters)
         return try FeliCaFrame.response(link.transceive(frame), to: code, idm: idm)
     }
@@ -54,7 +54,7 @@ public final class FeliCaTag {
     /// On success the card's IDm and PMm, and the selected system, are updated.
     /// - Throws: `TagError.tagLost` / `.timeout` when no card of that system answers.
     @discardableResult
-    public func polling(systemCode code: [UInt8], requestCode: UInt8 = 0x00, timeSlot: UInt8 = 0x00) throws -> FeliCaPollingResponse {
+    public func polling(systemCode code: [UInt8], requestCode: UInt8 = 0x00, timeSlot: UInt8 = 0x00) throws(TagError) -> FeliCaPollingResponse {
         guard code.count == 2 else { throw TagError.unsupported("a system code of \(code.count) bytes (2)") }
         let frame = try FeliCaFrame.command(FeliCaCommandCode.polling, idm: nil, code + [requestCode, timeSlot])
         let response = try FeliCaPollingResponse(frame: link.transceive(frame))
@@ -70,7 +70,7 @@ public final class FeliCaTag {
 
     /// Request Service (`02`): a key version (2 bytes, little-endian; `FF FF` = no such node)
     /// per node code (1…32 codes of 2 bytes, little-endian).
-    public func requestService(nodeCodes: [[UInt8]]) throws -> [[UInt8]] {
+    public func requestService(nodeCodes: [[UInt8]]) throws(TagError) -> [[UInt8]] {
         try Self.checkCodes(nodeCodes, range: 1...32, what: "node codes")
         let body = try exchange(FeliCaCommandCode.requestService, [UInt8(nodeCodes.count)] + nodeCodes.flatMap { $0 })
         guard let n = body.first, Int(n) == nodeCodes.count, body.count == 1 + 2 * Int(n) else {
@@ -80,7 +80,7 @@ public final class FeliCaTag {
     }
 
     /// Request Response (`04`): the card's mode (0…3).
-    public func requestResponse() throws -> UInt8 {
+    public func requestResponse() throws(TagError) -> UInt8 {
         let body = try exchange(FeliCaCommandCode.requestResponse, [])
         guard body.count == 1 else { throw TagError.malformedReply("Request Response answer of \(body.count) bytes after the IDm (1)") }
         return body[0]
@@ -88,7 +88,7 @@ public final class FeliCaTag {
 
     /// Read Without Encryption (`06`): status flags and, when flag 1 is `00`, one 16-byte block per
     /// block-list element. Elements are 2 or 3 bytes (`FeliCaBlockElement`).
-    public func readWithoutEncryption(serviceCodes: [[UInt8]], blockList: [[UInt8]]) throws -> (FeliCaStatusFlags, [[UInt8]]) {
+    public func readWithoutEncryption(serviceCodes: [[UInt8]], blockList: [[UInt8]]) throws(TagError) -> (FeliCaStatusFlags, [[UInt8]]) {
         try Self.checkCodes(serviceCodes, range: 1...16, what: "service codes")
         try Self.checkBlockList(blockList)
         let parameters = [UInt8(serviceCodes.count)] + serviceCodes.flatMap { $0 } + [UInt8(blockList.count)] + blockList.flatMap { $0 }
@@ -108,7 +108,7 @@ public final class FeliCaTag {
     }
 
     /// Write Without Encryption (`08`): one 16-byte block of `blockData` per block-list element.
-    public func writeWithoutEncryption(serviceCodes: [[UInt8]], blockList: [[UInt8]], blockData: [[UInt8]]) throws -> FeliCaStatusFlags {
+    public func writeWithoutEncryption(serviceCodes: [[UInt8]], blockList: [[UInt8]], blockData: [[UInt8]]) throws(TagError) -> FeliCaStatusFlags {
         try Self.checkCodes(serviceCodes, range: 1...16, what: "service codes")
         try Self.checkBlockList(blockList)
         guard blockData.count == blockList.count, blockData.allSatisfy({ $0.count == 16 }) else {
@@ -123,7 +123,7 @@ public final class FeliCaTag {
     }
 
     /// Request System Code (`0C`): the card's system codes, 2 bytes each, as the card sends them.
-    public func requestSystemCode() throws -> [[UInt8]] {
+    public func requestSystemCode() throws(TagError) -> [[UInt8]] {
         let body = try exchange(FeliCaCommandCode.requestSystemCode, [])
         guard let n = body.first, body.count == 1 + 2 * Int(n) else {
             throw TagError.malformedReply("Request System Code answer of \(body.count) bytes after the IDm")
@@ -132,7 +132,7 @@ public final class FeliCaTag {
     }
 
     /// Request Service V2 (`32`): status flags, encryption identifier, AES and DES key versions.
-    public func requestServiceV2(nodeCodes: [[UInt8]]) throws
+    public func requestServiceV2(nodeCodes: [[UInt8]]) throws(TagError)
         -> (flags: FeliCaStatusFlags, encryptionID: UInt8, aes: [[UInt8]], des: [[UInt8]]) {
         try Self.checkCodes(nodeCodes, range: 1...32, what: "node codes")
         let body = try exchange(FeliCaCommandCode.requestServiceV2, [UInt8(nodeCodes.count)] + nodeCodes.flatMap { $0 })
@@ -149,7 +149,7 @@ public final class FeliCaTag {
 
     /// Request Specification Version (`3C`): status flags, basic version (2 bytes) and the option
     /// versions (2 bytes each, concatenated).
-    public func requestSpecificationVersion() throws -> (flags: FeliCaStatusFlags, basic: [UInt8], option: [UInt8]) {
+    public func requestSpecificationVersion() throws(TagError) -> (flags: FeliCaStatusFlags, basic: [UInt8], option: [UInt8]) {
         let body = try exchange(FeliCaCommandCode.requestSpecificationVersion, [0x00, 0x00])
         let flags = try Self.statusFlags(body, command: "Request Specification Version")
         guard flags.isSuccess else { return (flags, [], []) }
@@ -161,7 +161,7 @@ public final class FeliCaTag {
     }
 
     /// Reset Mode (`3E`): the card returns to mode 0.
-    public func resetMode() throws -> FeliCaStatusFlags {
+    public func resetMode() throws(TagError) -> FeliCaStatusFlags {
         let body = try exchange(FeliCaCommandCode.resetMode, [0x00, 0x00])
         return try Self.statusFlags(body, command: "Reset Mode")
     }
@@ -169,7 +169,7 @@ public final class FeliCaTag {
     /// Any FeliCa command given without its LEN byte (`CMD …`, as Core NFC's
     /// `sendFeliCaCommand` takes it); the answer without its LEN byte.
     /// - Throws: `TagError.malformedReply` when the answer's LEN disagrees with its length.
-    public func send(packet: [UInt8]) throws -> [UInt8] {
+    public func send(packet: [UInt8]) throws(TagError) -> [UInt8] {
         guard !packet.isEmpty, packet.count < FeliCaFrame.maxLength else {
             throw TagError.unsupported("a FeliCa packet of \(packet.count) bytes (1…254)")
         }
@@ -184,7 +184,7 @@ public final class FeliCaTag {
 
     /// Reads `blocks` of `service` in one exchange.
     /// - Throws: `TagError.feliCaStatus` when the card refuses.
-    public func readBlocks(_ blocks: [Int], service: UInt16) throws -> [[UInt8]] {
+    public func readBlocks(_ blocks: [Int], service: UInt16) throws(TagError) -> [[UInt8]] {
         let (flags, data) = try readWithoutEncryption(serviceCodes: [FeliCaBlockElement.serviceCodeBytes(service)],
                                                       blockList: blocks.map { FeliCaBlockElement.encode(block: $0) })
         guard flags.isSuccess else { throw TagError.feliCaStatus(flag1: flags.flag1, flag2: flags.flag2) }
@@ -193,7 +193,7 @@ public final class FeliCaTag {
 
     /// Writes `data` (16 bytes per block) to `blocks` of `service` in one exchange.
     /// - Throws: `TagError.feliCaStatus` when the card refuses.
-    public func writeBlocks(_ blocks: [Int], service: UInt16, data: [[UInt8]]) throws {
+    public func writeBlocks(_ blocks: [Int], service: UInt16, data: [[UInt8]]) throws(TagError) {
         let flags = try writeWithoutEncryption(serviceCodes: [FeliCaBlockElement.serviceCodeBytes(service)],
                                                blockList: blocks.map { FeliCaBlockElement.encode(block: $0) }, blockData: data)
         guard flags.isSuccess else { throw TagError.feliCaStatus(flag1: flags.flag1, flag2: flags.flag2) }
@@ -201,18 +201,18 @@ public final class FeliCaTag {
 
     // MARK: - Checks
 
-    static func statusFlags(_ body: [UInt8], command: String) throws -> FeliCaStatusFlags {
+    static func statusFlags(_ body: [UInt8], command: String) throws(TagError) -> FeliCaStatusFlags {
         guard body.count >= 2 else { throw TagError.malformedReply("\(command) answer has no status flags") }
         return FeliCaStatusFlags(body[0], body[1])
     }
 
-    static func checkCodes(_ codes: [[UInt8]], range: ClosedRange<Int>, what: String) throws {
+    static func checkCodes(_ codes: [[UInt8]], range: ClosedRange<Int>, what: String) throws(TagError) {
         guard range.contains(codes.count), codes.allSatisfy({ $0.count == 2 }) else {
             throw TagError.unsupported("\(codes.count) \(what) (\(range.lowerBound)…\(range.upperBound) of 2 bytes each)")
         }
     }
 
-    static func checkBlockList(_ elements: [[UInt8]]) throws {
+    static func checkBlockList(_ elements: [[UInt8]]) throws(TagError) {
         guard (1...255).contains(elements.count), elements.allSatisfy({ $0.count == 2 || $0.count == 3 }) else {
             throw TagError.unsupported("a block list of \(elements.count) elements (1…255, of 2 or 3 bytes each)")
         }

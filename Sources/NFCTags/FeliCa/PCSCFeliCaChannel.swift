@@ -34,14 +34,14 @@ public final class PCSCFeliCaChannel: Transceiver {
         PCSCFeliCaChannel(reader: reader, path: profile.supportsDirectTransmit ? .directTransmit : .transparentExchange)
     }
 
-    public func transceive(_ frame: [UInt8]) throws -> [UInt8] {
+    public func transceive(_ frame: [UInt8]) throws(TagError) -> [UInt8] {
         switch path {
         case .transparentExchange: return try transparent(frame)
         case .directTransmit: return try direct(frame)
         }
     }
 
-    private func transparent(_ frame: [UInt8]) throws -> [UInt8] {
+    private func transparent(_ frame: [UInt8]) throws(TagError) -> [UInt8] {
         if !sessionStarted {
             for command in [Self.startSession, Self.switchToFeliCa] {
                 let response = try Self.dataObjects(reader.transceive(command))
@@ -62,7 +62,7 @@ public final class PCSCFeliCaChannel: Transceiver {
     }
 
     /// The data objects of a reply ending in `90 00`.
-    static func dataObjects(_ reply: [UInt8]) throws -> PCSCTransparentExchange.Response {
+    static func dataObjects(_ reply: [UInt8]) throws(TagError) -> PCSCTransparentExchange.Response {
         guard reply.count >= 2 else { throw TagError.malformedReply("\(reply.count)-byte reply to a transparent exchange") }
         let sw1 = reply[reply.count - 2], sw2 = reply[reply.count - 1]
         guard (sw1, sw2) == (0x90, 0x00) else {
@@ -74,7 +74,7 @@ public final class PCSCFeliCaChannel: Transceiver {
         return try PCSCTransparentExchange.parse(Array(reply.dropLast(2)))
     }
 
-    private func direct(_ frame: [UInt8]) throws -> [UInt8] {
+    private func direct(_ frame: [UInt8]) throws(TagError) -> [UInt8] {
         guard frame.count <= 252 else { throw TagError.unsupported("a FeliCa frame of \(frame.count) bytes through direct transmit") }
         let command: [UInt8] = [0xFF, 0x00, 0x00, 0x00, UInt8(frame.count + 2), 0xD4, 0x42] + frame
         let reply = try reader.transceive(command)

@@ -16,7 +16,7 @@ public enum PCSCTransparentExchange {
 
     /// `FF C2 00 01 Lc 95 len frame 00`: Transparent Exchange, DO 95 "Transceive" (Le 00).
     /// - Throws: `.unsupported` for an empty frame or one longer than a short APDU carries.
-    public static func transceive(_ frame: [UInt8]) throws -> [UInt8] {
+    public static func transceive(_ frame: [UInt8]) throws(TagError) -> [UInt8] {
         guard !frame.isEmpty, frame.count <= 250 else {
             throw TagError.unsupported("a transparent exchange of \(frame.count) bytes")
         }
@@ -42,7 +42,7 @@ public enum PCSCTransparentExchange {
 
     /// Parses the data part of a Manage Session or Transparent Exchange reply (SW already removed).
     /// - Throws: `.malformedReply` for a truncated or overlong TLV.
-    public static func parse(_ data: [UInt8]) throws -> Response {
+    public static func parse(_ data: [UInt8]) throws(TagError) -> Response {
         var response = Response()
         var i = 0
         while i < data.count {

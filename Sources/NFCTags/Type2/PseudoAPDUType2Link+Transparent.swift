@@ -2,17 +2,17 @@
 extension PseudoAPDUType2Link {
     /// Start session, transceive, end session (PC/SC Part 3 Supplement §3.2.7). The session is
     /// ended whatever the transceive did, so the reader goes back to its own polling.
-    func transparentExchange(_ frame: [UInt8]) throws -> [UInt8] {
-        do {
+    func transparentExchange(_ frame: [UInt8]) throws(TagError) -> [UInt8] {
+        do throws(TagError) {
             try checkSessionReply(try transmit(PCSCTransparentExchange.startSession), "start transparent session")
             sessionWorked = true
-        } catch let error as TagError where !sessionWorked {
+        } catch where !sessionWorked {
             guard let why = Self.startRefusal(error) else { throw error }
             rawPathRefused = true
             throw TagError.unsupported("the reader refused a transparent session (\(why))")
         }
-        let outcome = Result { try transparentTransceive(frame) }
-        let ended = Result { try transmit(PCSCTransparentExchange.endSession) }
+        let outcome = Result { () throws(TagError) in try transparentTransceive(frame) }
+        let ended = Result { () throws(TagError) in try transmit(PCSCTransparentExchange.endSession) }
         let answer = try outcome.get()
         // The answer arrived, but a reader still in its session (or a tag gone meanwhile) is not a
         // state to go on from: the end's failure is the exchange's.
@@ -42,9 +42,9 @@ extension PseudoAPDUType2Link {
         [[0x6A, 0x81], [0x6D, 0x00], [0x6E, 0x00], [0x68, 0x00], [0x68, 0x81], [0x6A, 0x86]].contains([sw1, sw2])
     }
 
-    private func transparentTransceive(_ frame: [UInt8]) throws -> [UInt8] {
+    private func transparentTransceive(_ frame: [UInt8]) throws(TagError) -> [UInt8] {
         let data: [UInt8]
-        do {
+        do throws(TagError) {
             data = try transmit(try PCSCTransparentExchange.transceive(frame))
         } catch let TagError.status(sw1, sw2) where (sw1, sw2) == (0x64, 0x01) || (sw1, sw2) == (0x62, 0x82) {
             throw TagError.tagLost
@@ -59,7 +59,7 @@ extension PseudoAPDUType2Link {
         return answer
     }
 
-    private func checkSessionReply(_ data: [UInt8], _ what: String) throws {
+    private func checkSessionReply(_ data: [UInt8], _ what: String) throws(TagError) {
         let response = try PCSCTransparentExchange.parse(data)
         if let status = response.errorStatus, (status.sw1, status.sw2) != (0x90, 0x00) {
             throw TagError.unsupported("\(what): \(statusWordText(status.sw1, status.sw2))")

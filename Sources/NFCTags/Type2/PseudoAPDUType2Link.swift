@@ -20,9 +20,9 @@ public final class PseudoAPDUType2Link: Type2Link {
     public let profile: PCSCReaderProfile
     /// Re-presents the tag (PC/SC: SCardReconnect with a card reset; the emulator: re-activation).
     /// nil: no recovery beyond what the protocol offers.
-    public let recover: (() throws -> Void)?
+    public let recover: (() throws(TagError) -> Void)?
 
-    public init(transceiver: Transceiver, profile: PCSCReaderProfile, recover: (() throws -> Void)? = nil) {
+    public init(transceiver: Transceiver, profile: PCSCReaderProfile, recover: (() throws(TagError) -> Void)? = nil) {
         self.transceiver = transceiver
         self.profile = profile
         self.recover = recover
@@ -63,14 +63,14 @@ public final class PseudoAPDUType2Link: Type2Link {
     /// READ BINARY of one page number, with the refusal handling described on the type.
     /// - Throws: `.pageRefused` when the reader refuses the page even alone; `.status` for other
     ///   SWs; `.malformedReply` for no data, more than Le bytes or no SW; the transceiver's errors.
-    public func read(page: Int) throws -> [UInt8] {
+    public func read(page: Int) throws(TagError) -> [UInt8] {
         let length = profile.readBinaryLength
-        do {
+        do throws(TagError) {
             return try readBinary(page: page, length: length)
         } catch let TagError.status(sw1, sw2) where Self.isPageRefusal(sw1, sw2) {
             try recoverIfLockedUp(sw1, sw2)
             guard length > 4 else { throw TagError.pageRefused(page: page, sw1: sw1, sw2: sw2) }
-            do {
+            do throws(TagError) {
                 return try readBinary(page: page, length: 4)
             } catch let TagError.status(sw1, sw2) where Self.isPageRefusal(sw1, sw2) {
                 try recoverIfLockedUp(sw1, sw2)
@@ -85,12 +85,12 @@ public final class PseudoAPDUType2Link: Type2Link {
         (sw1, sw2) == (0x63, 0x00) || (sw1, sw2) == (0x6A, 0x82) || (sw1, sw2) == (0x6B, 0x00)
     }
 
-    private func recoverIfLockedUp(_ sw1: UInt8, _ sw2: UInt8) throws {
+    private func recoverIfLockedUp(_ sw1: UInt8, _ sw2: UInt8) throws(TagError) {
         guard (sw1, sw2) == (0x63, 0x00), let recover else { return }
         try recover()
     }
 
-    private func readBinary(page: Int, length: UInt8) throws -> [UInt8] {
+    private func readBinary(page: Int, length: UInt8) throws(TagError) -> [UInt8] {
         let (p1, p2) = try Self.pageParameters(page)
         let data = try transmit([0xFF, 0xB0, p1, p2, length])
         guard !data.isEmpty else { throw TagError.malformedReply("READ BINARY of page \(page) returned no data") }
@@ -108,11 +108,11 @@ public final class PseudoAPDUType2Link: Type2Link {
     /// - Throws: `.status(63, 00)` when the reader reports failure and the page does not hold
     ///   `data` (locked page, NAK, no answer), `.malformedReply` when data comes back;
     ///   `.unsupported` for data that is not 4 bytes; `.tagLost` when the read-back finds no tag.
-    public func write(page: Int, data: [UInt8]) throws {
+    public func write(page: Int, data: [UInt8]) throws(TagError) {
         guard data.count == 4 else { throw TagError.unsupported("a Type 2 page write takes 4 bytes, not \(data.count)") }
         let (p1, p2) = try Self.pageParameters(page)
         let reply: [UInt8]
-        do {
+        do throws(TagError) {
             reply = try transmit([0xFF, 0xD6, p1, p2, 0x04] + data)
         } catch TagError.status(0x63, 0x00) {
             guard try landed(page: page, data: data) else { throw TagError.status(sw1: 0x63, sw2: 0x00) }
@@ -125,8 +125,8 @@ public final class PseudoAPDUType2Link: Type2Link {
 
     /// Reads `page` back after a write answered `63 00`: true when it holds `data`. A refused
     /// read-back is no evidence either way, so it counts as not landed.
-    private func landed(page: Int, data: [UInt8]) throws -> Bool {
-        do {
+    private func landed(page: Int, data: [UInt8]) throws(TagError) -> Bool {
+        do throws(TagError) {
             return Array(try read(page: page).prefix(4)) == data
         } catch TagError.pageRefused, TagError.status, TagError.malformedReply {
             return false
@@ -136,7 +136,7 @@ public final class PseudoAPDUType2Link: Type2Link {
     /// FAST_READ `3A s e` as a raw frame.
     /// - Throws: `.unsupported` when the reader passes no raw frames or the range exceeds the
     ///   limit; `.nak` for a NAK; `.malformedReply` for a wrong length; the raw path's errors.
-    public func fastRead(from start: Int, to end: Int) throws -> [UInt8] {
+    public func fastRead(from start: Int, to end: Int) throws(TagError) -> [UInt8] {
         guard fastReadLimit > 0 else { throw TagError.unsupported("FAST_READ through \(profile) readers") }
         guard 0 <= start, start <= end, end <= 0xFF, (end - start + 1) * 4 <= fastReadLimit else {
             throw TagError.unsupported("FAST_READ of pages \(start)-\(end) through \(profile) readers")
@@ -154,10 +154,10 @@ public final class PseudoAPDUType2Link: Type2Link {
     /// A tag without GET_VERSION (Ultralight, Ultralight C) does not answer and drops to IDLE (or the
     /// reader reports `63 01` / `63 7F`), so the link re-selects it and throws `.unsupported`; if it
     /// is not found again, `.tagLost`. A NAK also re-selects, then throws `.nak`.
-    public func getVersion() throws -> [UInt8] {
+    public func getVersion() throws(TagError) -> [UInt8] {
         guard canSendRawCommands else { throw TagError.unsupported("GET_VERSION through \(profile) readers") }
         let data: [UInt8]
-        do {
+        do throws(TagError) {
             data = try transceiveRaw([0x60])
         } catch TagError.tagLost {
             try reselect()
@@ -177,12 +177,12 @@ public final class PseudoAPDUType2Link: Type2Link {
     /// One raw Type 2 frame (no CRC; the reader adds and checks it) and the tag's answer.
     /// - Throws: `.unsupported` on readers without a raw path (`profile.rawCommandPath == .none`)
     ///   and when the reader refuses the command; `.tagLost` when the tag does not answer.
-    public func transceiveRaw(_ frame: [UInt8]) throws -> [UInt8] {
+    public func transceiveRaw(_ frame: [UInt8]) throws(TagError) -> [UInt8] {
         switch rawPath {
         case .none:
             throw TagError.unsupported("raw Type 2 commands through \(profile) readers")
         case .pn532DirectTransmit:
-            do {
+            do throws(TagError) {
                 let answer = try communicateThru(frame)
                 sessionWorked = true
                 return answer
@@ -199,7 +199,7 @@ public final class PseudoAPDUType2Link: Type2Link {
     // MARK: - Framing
 
     /// Sends one APDU and splits off SW1 SW2; anything but `90 00` throws (see the type's notes).
-    func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
+    func transmit(_ apdu: [UInt8]) throws(TagError) -> [UInt8] {
         let reply = try transceiver.transceive(apdu)
         guard reply.count >= 2 else {
             throw TagError.malformedReply("reply of \(reply.count) bytes has no status word")
@@ -217,7 +217,7 @@ public final class PseudoAPDUType2Link: Type2Link {
 
     /// Direct transmit of a PN532 command (ACR122U API v2.04 §6.1); returns what follows the
     /// response code.
-    private func pn532(_ command: [UInt8]) throws -> [UInt8] {
+    private func pn532(_ command: [UInt8]) throws(TagError) -> [UInt8] {
         let payload = [0xD4] + command
         guard payload.count <= 0xFF else { throw TagError.unsupported("a PN532 frame of \(payload.count) bytes") }
         let reply = try transmit([0xFF, 0x00, 0x00, 0x00, UInt8(payload.count)] + payload)
@@ -230,7 +230,7 @@ public final class PseudoAPDUType2Link: Type2Link {
     /// InCommunicateThru (`D4 42 frame` → `D5 43 status data`). Status (PN532 user manual §7.1,
     /// ACR122U API v2.04 Appendix D): 01 timeout → `.tagLost`, 02 CRC and 03 parity →
     /// `.malformedReply`, 29 target released → `.tagLost`, others → `.transport(code: status)`.
-    private func communicateThru(_ frame: [UInt8]) throws -> [UInt8] {
+    private func communicateThru(_ frame: [UInt8]) throws(TagError) -> [UInt8] {
         let reply = try pn532([0x42] + frame)
         guard let status = reply.first else { throw TagError.malformedReply("InCommunicateThru answer has no status") }
         switch status & 0x3F {
@@ -244,7 +244,7 @@ public final class PseudoAPDUType2Link: Type2Link {
 
     /// Brings a tag that went mute back: InListPassiveTarget (`D4 4A 01 00` → `D5 4B nb …`) through
     /// the PN532, else `recover` (a card reset), else nothing.
-    private func reselect() throws {
+    private func reselect() throws(TagError) {
         if profile.rawCommandPath == .pn532DirectTransmit, !rawPathRefused {
             let reply = try pn532([0x4A, 0x01, 0x00])
             guard let found = reply.first, found >= 1 else { throw TagError.tagLost }
@@ -254,7 +254,7 @@ public final class PseudoAPDUType2Link: Type2Link {
     }
 
     /// P1 P2 of READ/UPDATE BINARY: the page number, big-endian.
-    private static func pageParameters(_ page: Int) throws -> (UInt8, UInt8) {
+    private static func pageParameters(_ page: Int) throws(TagError) -> (UInt8, UInt8) {
         guard (0 ... 0xFF).contains(page) else {
             throw TagError.unsupported("page \(page) is beyond what READ BINARY addresses for a Type 2 tag")
         }

@@ -21,7 +21,7 @@ public struct Type2CapabilityContainer: Sendable, Hashable {
     /// - Throws: `TagError.notNDEFFormatted` when the magic is not `E1`, the major version is not 1
     ///   or read access is not granted; `TagError.invalidTagData` for a zero data area size or
     ///   fewer than 4 bytes.
-    public init(bytes: [UInt8]) throws {
+    public init(bytes: [UInt8]) throws(TagError) {
         guard bytes.count == 4 else {
             throw TagError.invalidTagData("capability container has \(bytes.count) bytes, not 4")
         }

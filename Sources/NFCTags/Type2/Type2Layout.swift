@@ -48,7 +48,7 @@ struct Type2Layout: Sendable, Equatable {
 
     /// The addresses of `count` usable bytes starting at `start` (skipping reserved bytes).
     /// - Throws: `TagError.invalidTagData` when they run past the data area.
-    func addresses(from start: Int, count: Int) throws -> [Int] {
+    func addresses(from start: Int, count: Int) throws(TagError) -> [Int] {
         var out: [Int] = []
         out.reserveCapacity(max(0, count))
         var a = usable(from: start)
@@ -102,7 +102,7 @@ extension Type2Layout {
     /// - Throws: `TagError.invalidTagData` for a TLV whose length or value runs past the data area,
     ///   a control TLV with a bad length, or a reserved area over pages 0-3 or over bytes already
     ///   walked; `TagError.unsupported` for a data area beyond page FFh.
-    static func walk(capabilityContainer cc: Type2CapabilityContainer, byte: (Int) throws -> UInt8) throws -> Type2Layout {
+    static func walk(capabilityContainer cc: Type2CapabilityContainer, byte: (Int) throws(TagError) -> UInt8) throws(TagError) -> Type2Layout {
         var layout = Type2Layout(capabilityContainer: cc)
         guard cc.dataArea.upperBound <= addressableBytes else {
             throw TagError.unsupported("a data area of \(cc.dataAreaByteCount) bytes reaches beyond page FFh (sectors)")

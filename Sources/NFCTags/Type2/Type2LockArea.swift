@@ -20,7 +20,7 @@ public struct Type2LockArea: Sendable, Hashable {
 
     /// Decodes the 3-byte value `PP SS BB` of a Lock Control TLV (type 01):
     /// address = (PP >> 4) × 2^(BB & 0F) + (PP & 0F); SS lock bits (0 = 256); 2^(BB >> 4) bytes per bit.
-    public init(lockControl value: [UInt8]) throws {
+    public init(lockControl value: [UInt8]) throws(TagError) {
         guard value.count == 3 else {
             throw TagError.invalidTagData("Lock Control TLV has length \(value.count), not 3")
         }
@@ -30,7 +30,7 @@ public struct Type2LockArea: Sendable, Hashable {
     }
 
     /// Decodes the 3-byte value `PP SS BB` of a Memory Control TLV (type 02): SS reserved bytes (0 = 256).
-    public init(memoryControl value: [UInt8]) throws {
+    public init(memoryControl value: [UInt8]) throws(TagError) {
         guard value.count == 3 else {
             throw TagError.invalidTagData("Memory Control TLV has length \(value.count), not 3")
         }

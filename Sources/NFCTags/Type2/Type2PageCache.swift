@@ -43,7 +43,7 @@ final class Type2PageCache {
     }
 
     /// One byte, fetching its page (and what the link returns beyond it) when missing.
-    func byte(at address: Int) throws -> UInt8 {
+    func byte(at address: Int) throws(TagError) -> UInt8 {
         if let b = bytes[address] { return b }
         let page = address / 4
         // Unknown size: 4 pages, what a READ returns and what every Type 2 tag has from page 3 on.
@@ -62,7 +62,7 @@ final class Type2PageCache {
     /// run spans from the first missing page to the furthest needed page within the limit.
     /// - Throws: `TagError` from the link; `.malformedReply` for an empty, too long or
     ///   wrong-length reply, or a READ that returns too few bytes to make progress.
-    func fetch(pages: [Int], readAhead: Bool = false) throws {
+    func fetch(pages: [Int], readAhead: Bool = false) throws(TagError) {
         let needed = pages.sorted()
         guard !needed.isEmpty else { return }
         while let first = needed.first(where: { !hasPage($0) }) {
@@ -94,7 +94,7 @@ final class Type2PageCache {
     /// Page 16 of a rolled-over READ is page 0: UID0 UID1 UID2 BCC0 with BCC0 = 88 ⊕ UID0 ⊕ UID1 ⊕ UID2
     /// (ISO 14443-3 cascade tag 88h). Only a page 16 that passes that check costs one READ of
     /// page 0 to compare, so tags that really have a page 16 pay nothing 255 times in 256.
-    private func checkRollOver() throws {
+    private func checkRollOver() throws(TagError) {
         guard guardAgainstRollOver, !rollOverChecked, hasPage(16) else { return }
         rollOverChecked = true
         let candidate = page(16)

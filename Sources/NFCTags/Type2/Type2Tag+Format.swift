@@ -6,8 +6,8 @@ extension Type2Tag {
     ///   readers without raw commands). Must agree with GET_VERSION when both are known.
     /// - Throws: `TagError.unsupported` when the product is unknown or disagrees, or the CC is not
     ///   blank (it is one-time programmable); the link's errors.
-    public func format(as product: Type2Product? = nil) throws {
-        try guarded {
+    public func format(as product: Type2Product? = nil) throws(TagError) {
+        try guarded { () throws(TagError) in
             let probe = try probeVersion()
             var detected: Type2Product?
             if case let .answered(v) = probe { detected = Type2Product(version: v) ?? .unknown }

@@ -9,8 +9,8 @@ extension Type2Tag {
     /// writable while some pages refuse writes, and a later write would stop half way.
     /// Calling it again on a torn (or already) locked tag completes the remaining steps.
     /// - Throws: `.notNDEFFormatted` / `.invalidTagData` for the tag's structure, and the link's errors.
-    public func writeLock() throws {
-        try guarded {
+    public func writeLock() throws(TagError) {
+        try guarded { () throws(TagError) in
             let (layout, product) = try readLayout()
             let areas = layout.dynamicLockAreas(product: product)
             var pages: Set<Int> = [2, 3]

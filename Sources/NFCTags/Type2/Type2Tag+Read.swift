@@ -3,8 +3,8 @@ extension Type2Tag {
     /// - Returns: the message bytes; empty for an empty NDEF TLV (`03 00`).
     /// - Throws: `TagError.notNDEFFormatted` (bad CC, or no NDEF TLV), `.invalidTagData`
     ///   (a TLV past the data area), and the link's errors. Never partial data.
-    public func readNDEF() throws -> [UInt8] {
-        try guarded {
+    public func readNDEF() throws(TagError) -> [UInt8] {
+        try guarded { () throws(TagError) in
             let (layout, _) = try readLayout()
             guard let ndef = layout.ndef else {
                 throw TagError.notNDEFFormatted("the data area holds no NDEF message TLV")
@@ -18,7 +18,7 @@ extension Type2Tag {
             // Only the message's pages are read (a refused 16-byte READ is retried for its page
             // alone by the link), so a page refused now is one the message needs: `.pageRefused`.
             try cache.fetch(pages: pages)
-            return try addresses.map { try cache.byte(at: $0) }
+            return try addresses.map { (address) throws(TagError) in try cache.byte(at: address) }
         }
     }
 }

@@ -4,8 +4,8 @@ extension Type2Tag {
     /// - Throws: `TagError.readOnly` (CC write access not granted), `.messageTooLarge`,
     ///   `.notNDEFFormatted` / `.invalidTagData` (the tag's structure), and the link's errors
     ///   (`.nak` or `.status(63 00)` for a refused page, `.tagLost`).
-    public func writeNDEF(_ message: [UInt8]) throws {
-        try guarded {
+    public func writeNDEF(_ message: [UInt8]) throws(TagError) {
+        try guarded { () throws(TagError) in
             let (layout, _) = try readLayout()
             guard layout.capabilityContainer.isWritable else { throw TagError.readOnly }
             let plan = try Type2WritePlan(layout: layout, message: message)

@@ -54,8 +54,8 @@ public final class Type2Tag: NDEFTagOperations {
     /// (`.unknown` when neither tells).
     /// - Throws: `TagError` from the exchanges (reads the CC page when GET_VERSION does not decide).
     public var product: Type2Product {
-        get throws {
-            try guarded {
+        get throws(TagError) {
+            try guarded { () throws(TagError) in
                 let probe = try probeVersion()
                 if case let .answered(version) = probe { return Type2Product(version: version) ?? .unknown }
                 _ = try cache.byte(at: 12)
@@ -68,17 +68,17 @@ public final class Type2Tag: NDEFTagOperations {
 
     /// The largest NDEF message the tag can hold.
     /// - Throws: as `inspect()`.
-    public var capacity: Int { get throws { try inspect().capacity } }
+    public var capacity: Int { get throws(TagError) { try inspect().capacity } }
 
     /// The CC grants writing.
     /// - Throws: as `inspect()`.
-    public var isWritable: Bool { get throws { try inspect().isWritable } }
+    public var isWritable: Bool { get throws(TagError) { try inspect().isWritable } }
 
     /// Detects the product and reads the CC and the TLVs up to the NDEF TLV.
     /// - Throws: `TagError.notNDEFFormatted` (bad CC magic or version), `.invalidTagData` (TLVs),
     ///   and the link's errors (`.tagLost`, `.nak`, `.status`, `.malformedReply`, …).
-    public func inspect() throws -> Type2TagInfo {
-        try guarded {
+    public func inspect() throws(TagError) -> Type2TagInfo {
+        try guarded { () throws(TagError) in
             let (layout, product) = try readLayout()
             let cc = layout.capabilityContainer
             return Type2TagInfo(product: product, version: answeredVersion, capabilityContainer: cc,
@@ -88,8 +88,8 @@ public final class Type2Tag: NDEFTagOperations {
     }
 
     /// Core NFC's `queryNDEFStatus`: `.notSupported` (capacity 0) when the tag is not NDEF formatted.
-    public func queryNDEFStatus() throws -> (status: NDEFTagStatus, capacity: Int) {
-        do {
+    public func queryNDEFStatus() throws(TagError) -> (status: NDEFTagStatus, capacity: Int) {
+        do throws(TagError) {
             let info = try inspect()
             return (info.isWritable ? .readWrite : .readOnly, info.capacity)
         } catch TagError.notNDEFFormatted {
@@ -104,27 +104,23 @@ public final class Type2Tag: NDEFTagOperations {
         return nil
     }
 
-    /// Runs `body`; on any error drops the cached pages (the tag may have changed or gone) and
-    /// turns foreign errors into `TagError.transport`.
-    func guarded<T>(_ body: () throws -> T) throws -> T {
-        do {
+    /// Runs `body`; on any error drops the cached pages (the tag may have changed or gone).
+    func guarded<T>(_ body: () throws(TagError) -> T) throws(TagError) -> T {
+        do throws(TagError) {
             return try body()
-        } catch let error as TagError {
-            cache.removeAll()
-            throw error
         } catch {
             cache.removeAll()
-            throw TagError.transport(code: -1, message: "\(error)")
+            throw error
         }
     }
 
     /// GET_VERSION once per object. A tag that does not implement it (Ultralight, Ultralight C)
     /// makes the link throw `.unsupported` or `.nak` after re-selecting it; that is not an error here.
-    func probeVersion() throws -> VersionProbe {
+    func probeVersion() throws(TagError) -> VersionProbe {
         if let versionProbe { return versionProbe }
         var probe = VersionProbe.notAsked
         if link.canSendRawCommands {
-            do {
+            do throws(TagError) {
                 let version = try link.getVersion()
                 guard version.count == 8 else {
                     throw TagError.malformedReply("GET_VERSION returned \(version.count) bytes, not 8")
@@ -161,7 +157,7 @@ public final class Type2Tag: NDEFTagOperations {
     }
 
     /// Product detection, the CC and the TLV walk.
-    func readLayout() throws -> (Type2Layout, Type2Product) {
+    func readLayout() throws(TagError) -> (Type2Layout, Type2Product) {
         let probe = try probeVersion()
         _ = try cache.byte(at: 12) // reads ahead from page 3 as far as one exchange carries
         let cc = try Type2CapabilityContainer(bytes: cache.page(3))

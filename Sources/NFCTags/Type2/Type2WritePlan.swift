@@ -22,7 +22,7 @@ struct Type2WritePlan: Equatable {
     let bytes: [UInt8]
 
     /// - Throws: `TagError.messageTooLarge` when the message does not fit after the TLVs before it.
-    init(layout: Type2Layout, message: [UInt8]) throws {
+    init(layout: Type2Layout, message: [UInt8]) throws(TagError) {
         let capacity = layout.capacity(at: layout.ndefAddress)
         guard let start = layout.ndefAddress, message.count <= capacity else {
             throw TagError.messageTooLarge(size: message.count, capacity: capacity)

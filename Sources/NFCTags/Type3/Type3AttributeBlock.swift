@@ -30,7 +30,7 @@ public struct Type3AttributeBlock: Equatable, Sendable {
     /// Parses block 0 and checks what a reader must check before trusting it.
     /// - Throws: `TagError.invalidTagData` (wrong size, checksum mismatch, Nbr 0);
     ///   `TagError.notNDEFFormatted` for a mapping major version other than 1.
-    public init(block: [UInt8]) throws {
+    public init(block: [UInt8]) throws(TagError) {
         guard block.count == 16 else { throw TagError.invalidTagData("attribute block of \(block.count) bytes (16)") }
         let sum = Self.checksum(Array(block[0..<14]))
         let stored = Int(block[14]) << 8 | Int(block[15])

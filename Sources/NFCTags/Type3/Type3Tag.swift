@@ -13,11 +13,11 @@ public final class Type3Tag: NDEFTagOperations {
 
     /// Selects the NDEF system `12FC` unless Polling already did (one exchange when needed).
     /// - Throws: `TagError.notNDEFFormatted` when the card has no such system.
-    func selectNDEFSystem() throws {
+    func selectNDEFSystem() throws(TagError) {
         guard feliCa.systemCode != FeliCaSystemCode.ndef else { return }
-        do {
+        do throws(TagError) {
             try feliCa.polling(systemCode: FeliCaSystemCode.ndef)
-        } catch let error as TagError {
+        } catch {
             // Polling a system the card lacks gets no answer, which readers report as a lost tag,
             // a timeout or (libnfc) an RF transmission error.
             switch error {
@@ -28,7 +28,7 @@ public final class Type3Tag: NDEFTagOperations {
     }
 
     /// Reads block 0 and parses it (one exchange, plus Polling for `12FC` when needed).
-    public func readAttributes() throws -> Type3AttributeBlock {
+    public func readAttributes() throws(TagError) -> Type3AttributeBlock {
         try selectNDEFSystem()
         let block = try feliCa.readBlocks([0], service: FeliCaServiceCode.readOnly)
         let parsed = try Type3AttributeBlock(block: block[0])
@@ -36,10 +36,10 @@ public final class Type3Tag: NDEFTagOperations {
         return parsed
     }
 
-    public func queryNDEFStatus() throws -> (status: NDEFTagStatus, capacity: Int) {
+    public func queryNDEFStatus() throws(TagError) -> (status: NDEFTagStatus, capacity: Int) {
         let attributes: Type3AttributeBlock
-        do {
-            attributes = try self.attributes ?? readAttributes()
+        do throws(TagError) {
+            if let known = self.attributes { attributes = known } else { attributes = try readAttributes() }
         } catch TagError.notNDEFFormatted {
             return (.notSupported, 0)
         }
@@ -49,7 +49,7 @@ public final class Type3Tag: NDEFTagOperations {
     /// The NDEF message: block 0, then ⌈Ln/16⌉ blocks in groups of Nbr.
     /// - Throws: `TagError.invalidTagData` when WriteF says a write was interrupted or Ln exceeds
     ///   the NDEF area; `TagError.feliCaStatus` when the card refuses a read.
-    public func readNDEF() throws -> [UInt8] {
+    public func readNDEF() throws(TagError) -> [UInt8] {
         let attributes = try readAttributes()
         guard !attributes.writeInProgress else {
             throw TagError.invalidTagData("a write to this tag was interrupted (WriteF 0F)")
@@ -67,7 +67,7 @@ public final class Type3Tag: NDEFTagOperations {
     }
 
     /// Writes `message` tear-safely: WriteF `0F`, the data, then Ln with WriteF `00`, read back.
-    public func writeNDEF(_ message: [UInt8]) throws {
+    public func writeNDEF(_ message: [UInt8]) throws(TagError) {
         var attributes = try readAttributes()
         guard attributes.writable, attributes.nbw > 0 else { throw TagError.readOnly }
         guard message.count <= attributes.capacity else {
@@ -92,7 +92,7 @@ public final class Type3Tag: NDEFTagOperations {
 
     /// Clears RWFlag; on FeliCa Lite(-S) also write-protects the blocks and the system blocks in
     /// the MC block (`88`), keeping its NDEF bit (docs/tags-and-readers.md §9.4).
-    public func writeLock() throws {
+    public func writeLock() throws(TagError) {
         var attributes = try readAttributes()
         guard attributes.writable else { return }
         attributes.writable = false
@@ -109,7 +109,7 @@ public final class Type3Tag: NDEFTagOperations {
     /// FeliCa Lite(-S) memory configuration block.
     public static let memoryConfigurationBlock = 0x88
 
-    private func writeAttributes(_ attributes: Type3AttributeBlock) throws {
+    private func writeAttributes(_ attributes: Type3AttributeBlock) throws(TagError) {
         try feliCa.writeBlocks([0], service: FeliCaServiceCode.readWrite, data: [attributes.bytes])
         self.attributes = attributes
     }

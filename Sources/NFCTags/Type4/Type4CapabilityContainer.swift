@@ -45,7 +45,7 @@ public struct Type4CapabilityContainer: Equatable, Hashable, Sendable {
     ///   MLc < 0D, the file control TLV is not `04 06` (v2) / `06 08` (v3), the file ID is
     ///   reserved, or the NDEF file is smaller than 5 bytes (NLEN + a 3-byte message) or larger than
     ///   the mapping allows; `TagError.unsupported` for a major mapping version other than 1, 2, 3.
-    public init(bytes: [UInt8]) throws {
+    public init(bytes: [UInt8]) throws(TagError) {
         guard bytes.count >= Self.v2Length else {
             throw TagError.invalidTagData("capability container of \(bytes.count) bytes, at least 15 needed")
         }

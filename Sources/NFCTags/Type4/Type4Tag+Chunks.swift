@@ -26,7 +26,7 @@ extension Type4Tag {
     /// tag a chunk that would leave the next start beyond 7FFF is cut to end at 7FFF, so the last
     /// one can start there; what lies beyond that last chunk is out of reach.
     /// - Throws: `TagError.unsupported` when the data cannot be addressed.
-    func nextChunk(offset: Int, remaining: Int, limit: Int, odoLimit: Int, cc: Type4CapabilityContainer) throws -> Int {
+    func nextChunk(offset: Int, remaining: Int, limit: Int, odoLimit: Int, cc: Type4CapabilityContainer) throws(TagError) -> Int {
         if offset <= Type4.maxShortOffset {
             var n = min(limit, remaining)
             if !cc.usesExtendedNDEFLength, n < remaining, offset + n > Type4.maxShortOffset {

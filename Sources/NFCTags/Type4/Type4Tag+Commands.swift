@@ -5,7 +5,7 @@ extension Type4Tag {
     /// SELECT by name `00 A4 04 00 07 D2 76 00 00 85 01 01 00`; on `6A 82` the legacy
     /// `00 A4 04 00 07 D2 76 00 00 85 01 00` (no Le). Returns true for a legacy (v1) tag.
     /// - Throws: `TagError.notNDEFFormatted` when both answer `6A 82`, `.status` for other words.
-    func selectNDEFApplication() throws -> Bool {
+    func selectNDEFApplication() throws(TagError) -> Bool {
         let v2 = try transceiver.send(command(ins: Type4.Instruction.select, p1: 0x04, p2: 0x00,
                                               data: Type4.ndefApplicationID, le: 256))
         if v2.isSuccess { return false }
@@ -20,7 +20,7 @@ extension Type4Tag {
     }
 
     /// SELECT by file ID: `00 A4 00 0C 02 fid` (no response data), or P2 = `00` on legacy tags.
-    func selectFile(_ fileID: [UInt8], legacy: Bool) throws {
+    func selectFile(_ fileID: [UInt8], legacy: Bool) throws(TagError) {
         let data = try transceiver.send(command(ins: Type4.Instruction.select, p1: 0x00, p2: legacy ? 0x00 : 0x0C,
                                                 data: fileID)).successData()
         // P2 = 0C asks for no response data; legacy tags may return an FCI.
@@ -33,7 +33,7 @@ extension Type4Tag {
     /// `00 B1 00 00 05 54 03 o2 o1 o0 Le` whose reply is `53 len data`.
     /// - Returns: 1...count bytes (a tag may return fewer than asked; callers continue from there).
     /// - Throws: `TagError.malformedReply` for no data, more data than asked or a broken `53` object.
-    func readBinary(offset: Int, count: Int) throws -> [UInt8] {
+    func readBinary(offset: Int, count: Int) throws(TagError) -> [UInt8] {
         let data: [UInt8]
         if offset <= Type4.maxShortOffset {
             data = try transceiver.send(command(ins: Type4.Instruction.readBinary, p1: UInt8(offset >> 8),
@@ -56,7 +56,7 @@ extension Type4Tag {
 
     /// UPDATE BINARY: `00 D6 offHi offLo Lc data` for offsets ≤ 7FFF, else
     /// `00 D7 00 00 Lc 54 03 o2 o1 o0 53 len data`. Expects `90 00` and no data.
-    func updateBinary(offset: Int, data: [UInt8]) throws {
+    func updateBinary(offset: Int, data: [UInt8]) throws(TagError) {
         let reply: [UInt8]
         if offset <= Type4.maxShortOffset {
             reply = try transceiver.send(command(ins: Type4.Instruction.updateBinary, p1: UInt8(offset >> 8),
@@ -72,7 +72,7 @@ extension Type4Tag {
 
     /// Builds a CLA 00 command. The callers keep Lc/Le in range, so a build failure is a bug
     /// reported as `TagError.unsupported` rather than a trap.
-    func command(ins: UInt8, p1: UInt8, p2: UInt8, data: [UInt8] = [], le: Int? = nil) throws -> CommandAPDU {
+    func command(ins: UInt8, p1: UInt8, p2: UInt8, data: [UInt8] = [], le: Int? = nil) throws(TagError) -> CommandAPDU {
         do {
             return try CommandAPDU(cla: 0x00, ins: ins, p1: p1, p2: p2, data: data, le: le)
         } catch {

@@ -69,18 +69,18 @@ public final class Type4Tag: NDEFTagOperations {
     /// - Throws: `TagError.notNDEFFormatted` when neither NDEF application exists,
     ///   `TagError.invalidTagData` / `.unsupported` for a CC that breaks the mapping, and any
     ///   transport or status error.
-    public func readCapabilityContainer() throws -> Type4CapabilityContainer {
-        try guarded { try open().cc }
+    public func readCapabilityContainer() throws(TagError) -> Type4CapabilityContainer {
+        try guarded { () throws(TagError) in try open().cc }
     }
 
     /// Status and capacity from the CC (3 exchanges, 4 for v3.0 or legacy tags; none when this
     /// object already read the CC). A tag without an NDEF application, or whose NDEF file cannot
     /// be read, is `.notSupported` with capacity 0.
     /// - Throws: `TagError` for transport errors, unexpected status words and a malformed CC.
-    public func queryNDEFStatus() throws -> (status: NDEFTagStatus, capacity: Int) {
+    public func queryNDEFStatus() throws(TagError) -> (status: NDEFTagStatus, capacity: Int) {
         let session: Session
-        do {
-            session = try guarded { try open() }
+        do throws(TagError) {
+            session = try guarded { () throws(TagError) in try open() }
         } catch TagError.notNDEFFormatted {
             return (.notSupported, 0)
         }
@@ -95,11 +95,11 @@ public final class Type4Tag: NDEFTagOperations {
     ///   `TagError.invalidTagData` when NLEN is 1, 2, beyond the file or beyond `maxMessageLength`
     ///   (checked before the message is read),
     ///   `TagError.malformedReply` for replies of the wrong size, `.status` and transport errors.
-    public func readNDEF() throws -> [UInt8] {
-        try guarded { try readMessage() }
+    public func readNDEF() throws(TagError) -> [UInt8] {
+        try guarded { () throws(TagError) in try readMessage() }
     }
 
-    private func readMessage() throws -> [UInt8] {
+    private func readMessage() throws(TagError) -> [UInt8] {
         let session = try open()
         let cc = session.cc
         guard cc.readAccess.isGranted else {
@@ -137,14 +137,14 @@ public final class Type4Tag: NDEFTagOperations {
     ///   `TagError.messageTooLarge` when it does not fit, `TagError.unsupported` for a 1- or
     ///   2-byte message or a v2.0 file whose end B0/D6 offsets cannot reach, `.status` and
     ///   transport errors.
-    public func writeNDEF(_ message: [UInt8]) throws {
+    public func writeNDEF(_ message: [UInt8]) throws(TagError) {
         guard message.isEmpty || message.count >= 3 else {
             throw TagError.unsupported("an NDEF message of \(message.count) bytes (NLEN must be 0 or at least 3)")
         }
-        try guarded { try write(message) }
+        try guarded { () throws(TagError) in try write(message) }
     }
 
-    private func write(_ message: [UInt8]) throws {
+    private func write(_ message: [UInt8]) throws(TagError) {
         let session = try open()
         let cc = session.cc
         guard cc.writeAccess.isGranted else { throw TagError.readOnly }
@@ -181,8 +181,8 @@ public final class Type4Tag: NDEFTagOperations {
     /// status such as `69 82`, reported as `.status`.
     /// - Throws: `TagError.status` when the tag refuses, `TagError.unsupported` when it accepts but
     ///   the byte does not change, and transport errors.
-    public func writeLock() throws {
-        try guarded {
+    public func writeLock() throws(TagError) {
+        try guarded { () throws(TagError) in
             let session = try open()
             guard session.cc.writeAccess != .denied else { return }
             let offset = session.cc.writeAccessOffset
@@ -204,8 +204,8 @@ public final class Type4Tag: NDEFTagOperations {
     // MARK: - Steps shared by the operations
 
     /// Runs `body`; on any error forgets the session (the tag may have changed or gone).
-    private func guarded<T>(_ body: () throws -> T) throws -> T {
-        do {
+    private func guarded<T>(_ body: () throws(TagError) -> T) throws(TagError) -> T {
+        do throws(TagError) {
             return try body()
         } catch {
             forgetState()
@@ -214,7 +214,7 @@ public final class Type4Tag: NDEFTagOperations {
     }
 
     /// SELECTs `file` unless the tag has it selected already.
-    private func select(_ file: SelectedFile, of session: Session) throws {
+    private func select(_ file: SelectedFile, of session: Session) throws(TagError) {
         guard selectedFile != file else { return }
         selectedFile = nil
         try selectFile(file == .ndef ? session.cc.ndefFileID : Type4.ccFileID, legacy: session.legacy)
@@ -223,7 +223,7 @@ public final class Type4Tag: NDEFTagOperations {
 
     /// The remembered session, else SELECT NDEF application, SELECT CC, READ CC (a second READ
     /// for the two extra v3.0 bytes). Leaves the CC file selected when it opens the tag.
-    func open() throws -> Session {
+    func open() throws(TagError) -> Session {
         if let session { return session }
         selectedFile = nil
         let legacy = try selectNDEFApplication()
@@ -247,7 +247,7 @@ public final class Type4Tag: NDEFTagOperations {
     }
 
     /// NLEN 0 is an empty message; otherwise 3 ≤ NLEN ≤ maxSize − 2 (− 4 for ENLEN).
-    func validate(nlen: Int, cc: Type4CapabilityContainer) throws {
+    func validate(nlen: Int, cc: Type4CapabilityContainer) throws(TagError) {
         let name = cc.usesExtendedNDEFLength ? "ENLEN" : "NLEN"
         if nlen == 0 { return }
         guard nlen >= 3 else { throw TagError.invalidTagData("\(name) \(nlen) is below the 3-byte minimum") }

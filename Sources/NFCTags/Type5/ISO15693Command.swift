@@ -63,7 +63,7 @@ public enum ISO15693Frame {
 
     /// Splits a request frame into (flags, command, UID MSB first if addressed, parameters).
     /// - Throws: `.malformedReply` (used here for a malformed request) when too short.
-    public static func parse(_ frame: [UInt8]) throws -> (flags: UInt8, code: UInt8, uid: [UInt8]?, parameters: [UInt8]) {
+    public static func parse(_ frame: [UInt8]) throws(TagError) -> (flags: UInt8, code: UInt8, uid: [UInt8]?, parameters: [UInt8]) {
         guard frame.count >= 2 else { throw TagError.malformedReply("ISO 15693 request of \(frame.count) bytes") }
         let flags = frame[0]
         let addressed = flags & ISO15693RequestFlags.address != 0 && flags & ISO15693RequestFlags.inventory == 0
@@ -75,7 +75,7 @@ public enum ISO15693Frame {
     /// The data of a response, after checking its flags byte.
     /// - Throws: `.iso15693(code:)` when the error flag is set; `.malformedReply` for an empty
     ///   response or an error flag without its code.
-    public static func responseData(_ response: [UInt8], for what: String) throws -> [UInt8] {
+    public static func responseData(_ response: [UInt8], for what: String) throws(TagError) -> [UInt8] {
         guard let flags = response.first else { throw TagError.malformedReply("empty ISO 15693 response to \(what)") }
         if flags & 0x01 != 0 {
             guard response.count >= 2 else { throw TagError.malformedReply("ISO 15693 error flag without a code (\(what))") }

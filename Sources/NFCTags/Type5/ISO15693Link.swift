@@ -16,5 +16,5 @@ public protocol ISO15693Link: AnyObject {
     /// One request frame out, the tag's response back.
     /// - Throws: `TagError` (`.unsupported` for a command this link cannot carry, `.tagLost`,
     ///   `.timeout`, `.status` for a reader status word).
-    func transceive(_ frame: [UInt8]) throws -> [UInt8]
+    func transceive(_ frame: [UInt8]) throws(TagError) -> [UInt8]
 }

@@ -23,11 +23,11 @@ public struct ISO15693SystemInfo: Sendable, Hashable {
 
     /// Parses the response data (the response flags byte already removed).
     /// - Throws: `.malformedReply` when a field the info flags announce is missing or bytes trail.
-    public init(responseData data: [UInt8]) throws {
+    public init(responseData data: [UInt8]) throws(TagError) {
         guard data.count >= 9 else { throw TagError.malformedReply("Get System Info answer of \(data.count) bytes") }
         let info = data[0]
         var i = 9
-        func next(_ what: String) throws -> UInt8 {
+        func next(_ what: String) throws(TagError) -> UInt8 {
             guard i < data.count else { throw TagError.malformedReply("Get System Info lacks its \(what)") }
             defer { i += 1 }
             return data[i]

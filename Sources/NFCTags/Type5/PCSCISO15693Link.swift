@@ -20,7 +20,7 @@ public final class PCSCISO15693Link: ISO15693Link {
     private var sessionOpen = false
 
     /// - Throws: `.unsupported` when the reader has no ISO 15693 path (ACR122U).
-    public init(transceiver: Transceiver, profile: PCSCReaderProfile, uid: [UInt8]) throws {
+    public init(transceiver: Transceiver, profile: PCSCReaderProfile, uid: [UInt8]) throws(TagError) {
         guard profile.canReadISO15693 else {
             throw TagError.unsupported("ISO 15693 (NFC-V) tags: this reader cannot read them; use \(PCSCReaderProfile.iso15693ReaderHint)")
         }
@@ -36,11 +36,11 @@ public final class PCSCISO15693Link: ISO15693Link {
     public var passesAnyCommand: Bool {
         if transparentRefused { return false }
         if sessionOpen { return true }
-        do { try openSession() } catch { return !transparentRefused }
+        do throws(TagError) { try openSession() } catch { return !transparentRefused }
         return sessionOpen
     }
 
-    public func transceive(_ frame: [UInt8]) throws -> [UInt8] {
+    public func transceive(_ frame: [UInt8]) throws(TagError) -> [UInt8] {
         if !transparentRefused {
             if !sessionOpen { try openSession() }
             if sessionOpen { return try transparent(frame) }
@@ -55,7 +55,7 @@ public final class PCSCISO15693Link: ISO15693Link {
         _ = try? transceiver.transceive(PCSCTransparentExchange.endSession)
     }
 
-    private func openSession() throws {
+    private func openSession() throws(TagError) {
         for command in [PCSCTransparentExchange.startSession, Self.switchToISO15693] {
             let reply = try transceiver.transceive(command)
             guard reply.count >= 2 else { throw TagError.malformedReply("transparent session reply of \(reply.count) bytes") }
@@ -86,7 +86,7 @@ public final class PCSCISO15693Link: ISO15693Link {
         [[0x6A, 0x81], [0x6D, 0x00], [0x6E, 0x00], [0x68, 0x00], [0x68, 0x81], [0x6A, 0x86], [0x63, 0x00]].contains([sw1, sw2])
     }
 
-    private func transparent(_ frame: [UInt8]) throws -> [UInt8] {
+    private func transparent(_ frame: [UInt8]) throws(TagError) -> [UInt8] {
         let reply = try transceiver.transceive(try PCSCTransparentExchange.transceive(frame))
         guard reply.count >= 2 else { throw TagError.malformedReply("transparent exchange reply of \(reply.count) bytes") }
         let (sw1, sw2) = (reply[reply.count - 2], reply[reply.count - 1])
@@ -106,7 +106,7 @@ public final class PCSCISO15693Link: ISO15693Link {
     /// response (flags `00` + data), a refusal as ISO 15693 error `10` (block not available) for
     /// `6A 82` / `6B 00` / `63 00` on a read, `12` (locked) for `69 82` on a write. A write answered
     /// `63 00` stays `.status`: `Type5Tag` reads the block back before deciding.
-    private func blockAccess(_ frame: [UInt8]) throws -> [UInt8] {
+    private func blockAccess(_ frame: [UInt8]) throws(TagError) -> [UInt8] {
         let request = try ISO15693Frame.parse(frame)
         let command = ISO15693Command(rawValue: request.code)
         var block: Int

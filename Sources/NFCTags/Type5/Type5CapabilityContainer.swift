@@ -48,7 +48,7 @@ public struct Type5CapabilityContainer: Sendable, Hashable {
     /// Parses the first 4 or 8 bytes of the tag.
     /// - Throws: `.notNDEFFormatted` for another magic or a major version other than 1;
     ///   `.malformedReply` when an 8-byte CC is announced and fewer bytes are given.
-    public init(bytes: [UInt8]) throws {
+    public init(bytes: [UInt8]) throws(TagError) {
         guard bytes.count >= 4 else { throw TagError.malformedReply("Type 5 CC of \(bytes.count) bytes") }
         guard bytes[0] == 0xE1 || bytes[0] == 0xE2 else {
             throw TagError.notNDEFFormatted("block 0 starts with \([bytes[0]].hexString), not the Type 5 magic E1/E2")

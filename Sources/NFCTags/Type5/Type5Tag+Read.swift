@@ -12,7 +12,7 @@ extension Type5Tag {
     /// Walks the TLVs from the end of the CC: `00` NULL is skipped, `03` is the message, `FD` and
     /// other proprietary TLVs are stepped over, `FE` ends the area. nil when no NDEF TLV is found.
     /// - Throws: `.invalidTagData` when a TLV runs past the area the CC describes.
-    func findNDEFTLV() throws -> NDEFTLVPosition? {
+    func findNDEFTLV() throws(TagError) -> NDEFTLVPosition? {
         let area = try tlvArea()
         var offset = area.lowerBound
         // The first read brings the TLV header and, with Read Multiple, most short messages.
@@ -46,9 +46,9 @@ extension Type5Tag {
         return max(1, maxBytesPerRead / layout.blockSize) * layout.blockSize - (cc?.length ?? 0) % layout.blockSize
     }
 
-    public func queryNDEFStatus() throws -> (status: NDEFTagStatus, capacity: Int) {
+    public func queryNDEFStatus() throws(TagError) -> (status: NDEFTagStatus, capacity: Int) {
         let info: Type5TagInfo
-        do {
+        do throws(TagError) {
             info = try inspect()
         } catch TagError.notNDEFFormatted {
             return (.notSupported, 0)
@@ -60,7 +60,7 @@ extension Type5Tag {
     /// The NDEF message bytes; empty for an empty NDEF TLV or a formatted tag without one.
     /// - Throws: `.notNDEFFormatted`, `.invalidTagData` for a CC or TLV beyond the memory, the
     ///   link's and tag's errors.
-    public func readNDEF() throws -> [UInt8] {
+    public func readNDEF() throws(TagError) -> [UInt8] {
         let cc = try readCapabilityContainer()
         guard cc.readAccess == 0 else { throw TagError.unsupported("reading a Type 5 tag with read access \(cc.readAccess)") }
         guard let position = try findNDEFTLV() else { return [] }

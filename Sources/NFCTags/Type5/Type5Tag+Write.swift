@@ -3,11 +3,11 @@ extension Type5Tag {
     /// Write Single Block (`21`, extended `31` beyond block 255) of exactly one block. A write the
     /// reader reports as timed out or failed (`63 00`) is read back before deciding (an ACR1552 reports a
     /// timeout for a Write Single Block to an ICODE SLIX that landed; docs/tags-and-readers.md §7.2).
-    func writeBlock(_ block: Int, _ data: [UInt8]) throws {
+    func writeBlock(_ block: Int, _ data: [UInt8]) throws(TagError) {
         let parameters = block > 0xFF ? [UInt8(block & 0xFF), UInt8(block >> 8)] + data : [UInt8(block)] + data
-        do {
+        do throws(TagError) {
             try command(block > 0xFF ? .extendedWriteSingleBlock : .writeSingleBlock, flags: writeFlags, parameters: parameters)
-        } catch let error as TagError where error == .timeout || error == .status(sw1: 0x63, sw2: 0x00) {
+        } catch where error == .timeout || error == .status(sw1: 0x63, sw2: 0x00) {
             // A reader's "no answer" or "failed" for a write that may have landed: the block decides.
             blocks[block] = nil
             guard (try? readSingle(block)) == data else { throw error }
@@ -20,7 +20,7 @@ extension Type5Tag {
     /// with the real length. Only whole blocks are written. Then the message is read back.
     /// - Throws: `.readOnly`, `.messageTooLarge`, `.notNDEFFormatted`, `.invalidTagData` when the
     ///   read-back differs, the link's and tag's errors.
-    public func writeNDEF(_ message: [UInt8]) throws {
+    public func writeNDEF(_ message: [UInt8]) throws(TagError) {
         let cc = try readCapabilityContainer()
         guard cc.isWritable else { throw TagError.readOnly }
         let (blockSize, _) = try readLayout()
@@ -65,7 +65,7 @@ extension Type5Tag {
     /// Only a blank tag (every block zero) is formatted unless `overwrite`: a library or asset label
     /// holding its own data (the Flipper SLIX2 dump) is left alone.
     /// - Throws: `.invalidTagData` when the tag is already NDEF formatted or holds data.
-    public func format(overwrite: Bool = false) throws {
+    public func format(overwrite: Bool = false) throws(TagError) {
         let (blockSize, blockCount) = try readLayout()
         if !overwrite {
             if (try? readCapabilityContainer()) != nil { throw TagError.invalidTagData("the tag is already NDEF formatted") }
@@ -91,7 +91,7 @@ extension Type5Tag {
     /// Core NFC's `writeLock()`: CC write access `3` ("never"), then Lock Block (`22`, permanent)
     /// on every block, the CC's first. A block already locked (`11`) is fine.
     /// - Throws: `.unsupported` when the link cannot pass Lock Block; `.readOnly` when already locked.
-    public func writeLock() throws {
+    public func writeLock() throws(TagError) {
         guard link.passesAnyCommand else {
             throw TagError.unsupported("Lock Block through this reader (it passes only block reads and writes)")
         }
@@ -109,8 +109,8 @@ extension Type5Tag {
     }
 
     /// Lock Block (`22`, extended `32`); `11` (already locked) counts as done.
-    public func lockBlock(_ block: Int) throws {
-        do {
+    public func lockBlock(_ block: Int) throws(TagError) {
+        do throws(TagError) {
             if block > 0xFF {
                 try command(.extendedLockBlock, flags: writeFlags, parameters: [UInt8(block & 0xFF), UInt8(block >> 8)])
             } else {

@@ -54,7 +54,7 @@ public final class Type5Tag: NDEFTagOperations {
     /// One command, its response data.
     /// - Throws: `.iso15693(code:)` when the tag answered an error; the link's errors.
     @discardableResult
-    public func command(_ command: ISO15693Command, flags: UInt8? = nil, parameters: [UInt8] = []) throws -> [UInt8] {
+    public func command(_ command: ISO15693Command, flags: UInt8? = nil, parameters: [UInt8] = []) throws(TagError) -> [UInt8] {
         let frame = ISO15693Frame.request(command, flags: flags ?? self.flags, uid: uid, parameters: parameters)
         return try ISO15693Frame.responseData(try link.transceive(frame), for: "\(command)")
     }
@@ -63,14 +63,14 @@ public final class Type5Tag: NDEFTagOperations {
     /// layout of chips without the command (TI Tag-it HF-I Standard/Pro), or — when the link cannot
     /// pass the command — from the size of block 0 and the CC.
     /// - Throws: `.invalidTagData` when the tag reports no memory size and none can be inferred.
-    public func readLayout() throws -> (blockSize: Int, blockCount: Int) {
+    public func readLayout() throws(TagError) -> (blockSize: Int, blockCount: Int) {
         if let layout { return layout }
         if let assumed = product.assumedLayout {
             layout = assumed
             return assumed
         }
         if link.passesAnyCommand {
-            do {
+            do throws(TagError) {
                 let info = try ISO15693SystemInfo(responseData: try command(.getSystemInfo, flags: flags))
                 systemInfo = info
                 if let size = info.blockSize, let count = info.blockCount {
@@ -106,7 +106,7 @@ public final class Type5Tag: NDEFTagOperations {
 
     /// Read Single Block (`20`, extended `30` beyond block 255): the block's bytes.
     /// - Throws: `.malformedReply` for an empty block; `.iso15693` (`10` beyond the memory).
-    func readSingle(_ block: Int) throws -> [UInt8] {
+    func readSingle(_ block: Int) throws(TagError) -> [UInt8] {
         let data = block > 0xFF
             ? try command(.extendedReadSingleBlock, parameters: [UInt8(block & 0xFF), UInt8(block >> 8)])
             : try command(.readSingleBlock, parameters: [UInt8(block)])
@@ -118,7 +118,7 @@ public final class Type5Tag: NDEFTagOperations {
     /// Blocks where the CC allows it (never on ST tags, which refuse reads across sectors), else
     /// one Read Single Block each. Each block must be `blockSize` bytes.
     /// - Throws: `.malformedReply` on a block-size mismatch; `.iso15693` when the tag refuses.
-    public func readBlocks(_ first: Int, count: Int) throws -> [UInt8] {
+    public func readBlocks(_ first: Int, count: Int) throws(TagError) -> [UInt8] {
         let (blockSize, blockCount) = try readLayout()
         guard first >= 0, count >= 0, first + count <= blockCount else {
             throw TagError.invalidTagData("blocks \(first)..<\(first + count) lie beyond the tag's \(blockCount) blocks")
@@ -152,9 +152,9 @@ public final class Type5Tag: NDEFTagOperations {
     }
 
     /// false when the tag refused the command as unsupported (remembered).
-    private func readMultiple(_ first: Int, count: Int, blockSize: Int) throws -> Bool {
+    private func readMultiple(_ first: Int, count: Int, blockSize: Int) throws(TagError) -> Bool {
         let data: [UInt8]
-        do {
+        do throws(TagError) {
             data = first + count - 1 > 0xFF
                 ? try command(.extendedReadMultipleBlocks,
                               parameters: [UInt8(first & 0xFF), UInt8(first >> 8), UInt8((count - 1) & 0xFF), UInt8((count - 1) >> 8)])
@@ -173,13 +173,13 @@ public final class Type5Tag: NDEFTagOperations {
     /// The capability container (block 0, and block 1 for an 8-byte CC on 4-byte blocks).
     /// - Throws: `.notNDEFFormatted`; `.invalidTagData` when the CC describes more memory than
     ///   the tag has.
-    public func readCapabilityContainer() throws -> Type5CapabilityContainer {
+    public func readCapabilityContainer() throws(TagError) -> Type5CapabilityContainer {
         if let cc { return cc }
         let (blockSize, blockCount) = try readLayout()
         // The CC's 4 bytes (8 when byte 2 is 00) from as many blocks as they span: Get System Info
         // allows blocks of 1 to 32 bytes (docs/tags-and-readers.md §7.4, §7.6).
         var bytes: [UInt8] = []
-        func readCC(upTo wanted: Int) throws {
+        func readCC(upTo wanted: Int) throws(TagError) {
             while bytes.count < wanted, bytes.count / blockSize < blockCount {
                 bytes += try readBlocks(bytes.count / blockSize, count: 1)
             }
@@ -199,7 +199,7 @@ public final class Type5Tag: NDEFTagOperations {
     }
 
     /// Bytes `offset ..< offset + count` of the tag's memory.
-    func bytes(at offset: Int, count: Int) throws -> [UInt8] {
+    func bytes(at offset: Int, count: Int) throws(TagError) -> [UInt8] {
         guard count > 0 else { return [] }
         let (blockSize, _) = try readLayout()
         let first = offset / blockSize
@@ -210,17 +210,17 @@ public final class Type5Tag: NDEFTagOperations {
     }
 
     /// The TLV area: from the end of the CC to the end of what the CC describes.
-    func tlvArea() throws -> Range<Int> {
+    func tlvArea() throws(TagError) -> Range<Int> {
         let cc = try readCapabilityContainer()
         return cc.length ..< cc.dataAreaSize
     }
 
     /// What the tag is, from the exchanges needed (none after `readNDEF()`).
-    public func inspect() throws -> Type5TagInfo {
+    public func inspect() throws(TagError) -> Type5TagInfo {
         let (blockSize, blockCount) = try readLayout()
         var info = Type5TagInfo(uid: uid, product: product, systemInfo: systemInfo, blockSize: blockSize,
                                 blockCount: blockCount, capabilityContainer: nil, capacity: 0, isWritable: false)
-        do {
+        do throws(TagError) {
             let cc = try readCapabilityContainer()
             info.capabilityContainer = cc
             info.capacity = Self.capacity(areaSize: cc.dataAreaSize - cc.length)

@@ -150,7 +150,7 @@ public final class EmulatedPCSCReader: Sendable {
     /// of `EmulatedPCSCTransceiver(reader: self)`); that transceiver itself by default.
     public func type2Link(over transceiver: (any Transceiver)? = nil) -> PseudoAPDUType2Link {
         PseudoAPDUType2Link(transceiver: transceiver ?? EmulatedPCSCTransceiver(reader: self), profile: profile,
-                            recover: { [weak self] in
+                            recover: { [weak self] () throws(TagError) in
                                 // SCardReconnect fails when the card is gone: no re-activation then.
                                 guard let self, self.plan.tagPresent, self.tag != nil else { throw TagError.tagLost }
                                 self.reset()

@@ -9,7 +9,7 @@ public final class EmulatedPCSCTransceiver: Transceiver {
         self.reader = reader
     }
 
-    public func transceive(_ command: [UInt8]) throws -> [UInt8] {
+    public func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
         guard let reply = reader.transmit(command) else { throw TagError.tagLost }
         return reply
     }

@@ -14,7 +14,7 @@ public final class VirtualISO15693Link: ISO15693Link {
         self.plan = plan
     }
 
-    public func transceive(_ frame: [UInt8]) throws -> [UInt8] {
+    public func transceive(_ frame: [UInt8]) throws(TagError) -> [UInt8] {
         guard let reply = plan.exchange(frame, answer: { tag.respond(to: $0) }) else { throw TagError.tagLost }
         return reply
     }

@@ -132,19 +132,19 @@ public final class VirtualReaderBackend: ReaderBackend, Sendable {
 
     // MARK: ReaderBackend
 
-    public func listReaders() throws -> [ReaderInfo] {
-        try state.withLock { state in
+    public func listReaders() throws(ReaderError) -> [ReaderInfo] {
+        try state.withLock { state throws(ReaderError) in
             guard state.serviceUp else { throw ReaderError.serviceUnavailable(hint: "the virtual reader service is stopped") }
             return state.slots.map(\.info)
         }
     }
 
-    public func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws -> ReaderMonitor {
+    public func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws(ReaderError) -> ReaderMonitor {
         let monitor = VirtualReaderMonitor(handler: handler) { [weak self] m in
             _ = self?.state.withLock { $0.monitors.removeValue(forKey: ObjectIdentifier(m)) }
         }
         // Register and queue the initial state under the lock, so no event slips in between.
-        try state.withLock { state in
+        try state.withLock { state throws(ReaderError) in
             guard state.serviceUp else { throw ReaderError.serviceUnavailable(hint: "the virtual reader service is stopped") }
             state.monitors[ObjectIdentifier(monitor)] = monitor
             for slot in state.slots { monitor.post(.readerAdded(slot.info)) }
@@ -153,8 +153,8 @@ public final class VirtualReaderBackend: ReaderBackend, Sendable {
         return monitor
     }
 
-    public func connect(to tag: DetectedTag, exclusive: Bool) throws -> TagConnection {
-        try state.withLock { state in
+    public func connect(to tag: DetectedTag, exclusive: Bool) throws(ReaderError) -> TagConnection {
+        try state.withLock { state throws(ReaderError) in
             guard state.serviceUp else { throw ReaderError.serviceUnavailable(hint: "the virtual reader service is stopped") }
             guard let i = state.slots.firstIndex(where: { $0.info.name == tag.reader.name }) else {
                 throw ReaderError.readerGone(tag.reader.name)

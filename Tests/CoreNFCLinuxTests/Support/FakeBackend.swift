@@ -41,14 +41,14 @@ final class FakeBackend: ReaderBackend, Sendable {
         state = Mutex(State(readers: readers.map { ReaderInfo(name: $0, backend: .virtual) }))
     }
 
-    func listReaders() throws -> [ReaderInfo] {
-        try state.withLock { state in
+    func listReaders() throws(ReaderError) -> [ReaderInfo] {
+        try state.withLock { state throws(ReaderError) in
             if let listError = state.listError { throw listError }
             return state.readers
         }
     }
 
-    func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws -> any ReaderMonitor {
+    func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws(ReaderError) -> any ReaderMonitor {
         let (initial, tags) = state.withLock { state in
             state.handler = handler
             return (state.readers, state.readers.compactMap { state.onReader[$0.name]?.tag })
@@ -63,8 +63,8 @@ final class FakeBackend: ReaderBackend, Sendable {
         }
     }
 
-    func connect(to tag: DetectedTag, exclusive: Bool) throws -> any TagConnection {
-        let card = try state.withLock { state in
+    func connect(to tag: DetectedTag, exclusive: Bool) throws(ReaderError) -> any TagConnection {
+        let card = try state.withLock { state throws(ReaderError) in
             state.connects.append((tag.uid, exclusive))
             if state.busyReaders.contains(tag.reader.name) { throw ReaderError.readerBusy(tag.reader.name) }
             guard let current = state.onReader[tag.reader.name], current.tag == tag else { throw ReaderError.tagGone }

@@ -14,8 +14,8 @@ final class FakeCard: Sendable {
         var message: [UInt8]
         var status: NDEFTagStatus = .readWrite
         var capacity = 137
-        var readFailure: (any Error)?
-        var writeFailure: (any Error)?
+        var readFailure: TagError?
+        var writeFailure: TagError?
         var notNDEF = false
         var locked = false
         var writes: [[UInt8]] = []
@@ -51,12 +51,12 @@ final class FakeCard: Sendable {
         set { state.withLock { $0.capacity = newValue } }
     }
     /// Thrown by the next NDEF read (then cleared).
-    var readFailure: (any Error)? {
+    var readFailure: TagError? {
         get { state.withLock { $0.readFailure } }
         set { state.withLock { $0.readFailure = newValue } }
     }
     /// Thrown by every NDEF write while set.
-    var writeFailure: (any Error)? {
+    var writeFailure: TagError? {
         get { state.withLock { $0.writeFailure } }
         set { state.withLock { $0.writeFailure = newValue } }
     }
@@ -93,7 +93,7 @@ final class FakeCard: Sendable {
     }
     var type2Log: [String] { state.withLock { $0.type2Log } }
 
-    func takeReadFailure() -> (any Error)? {
+    func takeReadFailure() -> TagError? {
         state.withLock { state in
             let failure = state.readFailure
             state.readFailure = nil
@@ -101,8 +101,8 @@ final class FakeCard: Sendable {
         }
     }
 
-    func recordWrite(_ bytes: [UInt8]) throws {
-        try state.withLock { state in
+    func recordWrite(_ bytes: [UInt8]) throws(TagError) {
+        try state.withLock { state throws(TagError) in
             if let writeFailure = state.writeFailure { throw writeFailure }
             state.writes.append(bytes)
             state.message = bytes
@@ -127,37 +127,37 @@ final class FakeNDEFOperations: NDEFTagOperations {
     let card: FakeCard
     init(card: FakeCard) { self.card = card }
 
-    func queryNDEFStatus() throws -> (status: NDEFTagStatus, capacity: Int) {
+    func queryNDEFStatus() throws(TagError) -> (status: NDEFTagStatus, capacity: Int) {
         if card.notNDEF { return (.notSupported, 0) }
         return (card.status, card.capacity)
     }
 
-    func readNDEF() throws -> [UInt8] {
+    func readNDEF() throws(TagError) -> [UInt8] {
         if let failure = card.takeReadFailure() { throw failure }
         if card.notNDEF { throw TagError.notNDEFFormatted("CC magic is not E1") }
         return card.message
     }
 
-    func writeNDEF(_ message: [UInt8]) throws {
+    func writeNDEF(_ message: [UInt8]) throws(TagError) {
         if card.status == .readOnly { throw TagError.readOnly }
         if message.count > card.capacity { throw TagError.messageTooLarge(size: message.count, capacity: card.capacity) }
         try card.recordWrite(message)
     }
 
-    func writeLock() throws { card.lockTag() }
+    func writeLock() throws(TagError) { card.lockTag() }
 }
 
 final class FakeAPDUChannel: Transceiver {
     let card: FakeCard
     init(card: FakeCard) { self.card = card }
-    func transceive(_ command: [UInt8]) throws -> [UInt8] { card.exchangeAPDU(command) }
+    func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] { card.exchangeAPDU(command) }
 }
 
 final class FakeType2Link: Type2Link {
     let card: FakeCard
     init(card: FakeCard) { self.card = card }
 
-    func read(page: Int) throws -> [UInt8] {
+    func read(page: Int) throws(TagError) -> [UInt8] {
         card.logType2("READ \(page)")
         guard page < card.pages.count else { throw TagError.nak(0x00) }
         return (0..<4).flatMap { card.pages[(page + $0) % card.pages.count] }
@@ -165,12 +165,12 @@ final class FakeType2Link: Type2Link {
 
     var fastReadLimit: Int { card.fastReadLimit }
 
-    func fastRead(from start: Int, to end: Int) throws -> [UInt8] {
+    func fastRead(from start: Int, to end: Int) throws(TagError) -> [UInt8] {
         card.logType2("FAST_READ \(start)-\(end)")
         return (start...end).flatMap { card.pages[$0] }
     }
 
-    func write(page: Int, data: [UInt8]) throws {
+    func write(page: Int, data: [UInt8]) throws(TagError) {
         card.logType2("WRITE \(page) \(data.hexString)")
         guard page < card.pages.count else { throw TagError.nak(0x00) }
         card.pages[page] = data
@@ -178,7 +178,7 @@ final class FakeType2Link: Type2Link {
 
     var canSendRawCommands: Bool { card.canSendRawCommands }
 
-    func getVersion() throws -> [UInt8] {
+    func getVersion() throws(TagError) -> [UInt8] {
         card.logType2("GET_VERSION")
         return card.version
     }
