@@ -4,6 +4,7 @@ import NFCTags
 import ReaderCore
 import TagEmulation
 import Testing
+import TestSupport
 
 // FaultMatrixSupport.swift in this folder is a symbolic link to the ring-2 file of the same name
 // (Tests/NFCTagsTests): one definition of the cells, two targets.

@@ -5,6 +5,7 @@ import NDEF
 import PCSC
 import TagEmulation
 import Testing
+import TestSupport
 
 extension PCSCSystemTests {
     /// Ring 3: inventory through the real pcscd + vpcd, each tap a vpcd card client serving an
@@ -110,7 +111,7 @@ extension PCSCSystemTests {
         @Test("killed with SIGKILL at random points: every confirmed tap is in the file, every line a whole record",
               arguments: [UInt64(1), 2, 3, 4, 5, 6])
         func sigkill(seed: UInt64) throws {
-            var rng = SeededGenerator(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let dir = try InventoryTempDirectory()
             let path = dir.path("taps.jsonl")
             let taps = Int.random(in: 2...4, using: &rng)

@@ -6,6 +6,7 @@ import ReaderCore
 import RecordOutput
 import TagEmulation
 import Testing
+import TestSupport
 
 /// A temporary directory removed when the value is dropped.
 final class InventoryTempDirectory: Sendable {

@@ -6,6 +6,7 @@ import RecordOutput
 import Synchronization
 import TagEmulation
 import Testing
+import TestSupport
 
 /// `nfctap kiosk`'s runner in-process over the virtual reader backend: actions, feedback,
 /// sessions restarted, readers and the service coming and going, reload, stop.

@@ -6,6 +6,7 @@ import Synchronization
 import TagEmulation
 import Testing
 @testable import NFCTapKit
+import TestSupport
 
 /// Collects what a `KioskRunner` reports (events and log lines) and lets a test wait, without
 /// blocking a thread, for what it expects next. Deadlines only keep a broken build from hanging
