@@ -6,9 +6,7 @@ import Synchronization
 /// A FeliCa card as Core NFC shows it (docs/tags-and-readers.md §9.5). Each command is one FeliCa
 /// exchange on the connection's FeliCa channel; status flags come back as numbers, as on iOS.
 final class FeliCaSessionTag: NSObject, SessionTag, NFCFeliCaTag {
-    let engine: SessionEngine
-    let presence: TagPresence
-    let generation: Int
+    let core: SessionTagCore
     private struct Selection {
         var systemCode: [UInt8]
         var idm: [UInt8]
@@ -24,9 +22,12 @@ final class FeliCaSessionTag: NSObject, SessionTag, NFCFeliCaTag {
         selection = Mutex(Selection(systemCode: identity?.systemCode ?? [], idm: identity?.idm ?? presence.detected.uid,
                                     pmm: identity?.pmm ?? []))
         self.allowedSystemCodes = allowedSystemCodes
-        self.engine = engine
-        self.presence = presence
-        self.generation = generation
+        core = SessionTagCore(engine: engine, presence: presence, generation: generation)
+    }
+
+    /// No system codes declared.
+    convenience init(_ core: SessionTagCore) {
+        self.init(engine: core.engine, presence: core.presence, generation: core.generation, allowedSystemCodes: [])
     }
 
     init?(coder: NSCoder) { nil }

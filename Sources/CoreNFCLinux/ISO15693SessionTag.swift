@@ -6,16 +6,8 @@ import ReaderCore
 /// Core NFC sends them — the address flag and the UID are added unless `.select` is given — through
 /// the reader's ISO 15693 link (docs/tags-and-readers.md §7.10).
 final class ISO15693SessionTag: NSObject, SessionTag, NFCISO15693Tag {
-    let engine: SessionEngine
-    let presence: TagPresence
-    let generation: Int
-
-    init(engine: SessionEngine, presence: TagPresence, generation: Int) {
-        self.engine = engine
-        self.presence = presence
-        self.generation = generation
-    }
-
+    let core: SessionTagCore
+    init(_ core: SessionTagCore) { self.core = core }
     init?(coder: NSCoder) { nil }
 
     override var description: String { tagDescription }

@@ -12,16 +12,30 @@ import Synchronization
 /// decoded) holding only `let`s, so the compiler checks that it is `Sendable`. What they share
 /// comes from this protocol's extension, not from a base class.
 protocol SessionTag: NSObject, NFCNDEFTag, Sendable {
-    var engine: SessionEngine { get }
-    var presence: TagPresence { get }
-    var generation: Int { get }
+    var core: SessionTagCore { get }
+    init(_ core: SessionTagCore)
     /// Core NFC's name of the tag's family, for `description`.
     var familyName: String { get }
     /// This object as Core NFC's tag enum.
     var asNFCTag: NFCTag? { get }
 }
 
+/// What identifies a session's tag object: its session, the tag's arrival, the polling generation.
+struct SessionTagCore: Sendable {
+    let engine: SessionEngine
+    let presence: TagPresence
+    let generation: Int
+}
+
 extension SessionTag {
+    init(engine: SessionEngine, presence: TagPresence, generation: Int) {
+        self.init(SessionTagCore(engine: engine, presence: presence, generation: generation))
+    }
+
+    var engine: SessionEngine { core.engine }
+    var presence: TagPresence { core.presence }
+    var generation: Int { core.generation }
+
     static var supportsSecureCoding: Bool { true }
 
     func encode(with coder: NSCoder) {
@@ -127,16 +141,8 @@ extension Result {
 
 /// A Type 2 tag (NTAG, Ultralight) as Core NFC shows it: `NFCMiFareTag` of family `.ultralight`.
 final class MiFareSessionTag: NSObject, SessionTag, NFCMiFareTag {
-    let engine: SessionEngine
-    let presence: TagPresence
-    let generation: Int
-
-    init(engine: SessionEngine, presence: TagPresence, generation: Int) {
-        self.engine = engine
-        self.presence = presence
-        self.generation = generation
-    }
-
+    let core: SessionTagCore
+    init(_ core: SessionTagCore) { self.core = core }
     /// Always nil: a tag is a handle on a connection in one session, which an archive cannot hold.
     init?(coder: NSCoder) { nil }
 
@@ -177,18 +183,9 @@ final class MiFareSessionTag: NSObject, SessionTag, NFCMiFareTag {
 
 /// An ISO-DEP card (NFC Forum Type 4, smart cards) as Core NFC shows it.
 final class ISO7816SessionTag: NSObject, SessionTag, NFCISO7816Tag {
-    let engine: SessionEngine
-    let presence: TagPresence
-    let generation: Int
+    let core: SessionTagCore
     private let selectedAID = Mutex("")
-
-    init(engine: SessionEngine, presence: TagPresence, generation: Int) {
-        self.engine = engine
-        self.presence = presence
-        self.generation = generation
-    }
-
-    /// Always nil, as for every session tag.
+    init(_ core: SessionTagCore) { self.core = core }
     init?(coder: NSCoder) { nil }
 
     override var description: String { tagDescription }
