@@ -114,28 +114,35 @@ let package = Package(
             path: "Benchmarks/nfctap-soak"
         ),
 
+        // What several test targets share (recorders, the seeded generator, the fault matrix): one copy.
+        .target(name: "TestSupport", dependencies: ["NDEF", "NFCTags", "TagEmulation"], path: "Tests/TestSupport"),
+        // The application's in-process harnesses (kiosk, inventory over virtual readers), for its tests in both rings.
+        .target(name: "NFCTapKitTestSupport",
+                dependencies: ["NFCTapKit", "CoreNFCLinux", "NDEF", "ReaderCore", "RecordOutput", "TagEmulation", "TestSupport"],
+                path: "Tests/NFCTapKitTestSupport"),
         // Ring 1 (unit) and ring 2 (protocol) tests: no services.
-        .testTarget(name: "NDEFTests", dependencies: ["NDEF"]),
-        .testTarget(name: "ZebraPrinterTests", dependencies: ["ZebraPrinter", "NDEF"]),
-        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "TagEmulation", "NDEF"]),
-        .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "ReaderCore", "NFCTags", "TagEmulation", "NDEF"]),
+        .testTarget(name: "NDEFTests", dependencies: ["NDEF", "TestSupport"]),
+        .testTarget(name: "ZebraPrinterTests", dependencies: ["ZebraPrinter", "NDEF", "TestSupport"]),
+        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "TagEmulation", "NDEF", "TestSupport"]),
+        .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "ReaderCore", "NFCTags", "TagEmulation", "NDEF", "TestSupport"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["ReaderCore", "NFCReaders", "PCSC", "LibNFC", "NFCTags", "TagEmulation"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "ZebraPrinter", "SDBus"]),
         .testTarget(name: "SDBusTests", dependencies: ["SDBus", "CSDBus", "CLazyLibrary"]),
         .testTarget(name: "ProcessSpawnTests", dependencies: ["ProcessSpawn"]),
         .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"]),
         .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"]),
-        .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT", "RecordOutput"]),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT", "RecordOutput", "TestSupport"]),
         // The application's logic without daemons: kiosk configuration and log, inventory output, agent taps, soak verdicts.
         .testTarget(name: "NFCTapKitTests", dependencies: ["NFCTapKit", "CoreNFCLinux", "ReaderCore", "NDEF", "DesktopIntegration",
-                                                           "RecordOutput", "Fleet", "TagEmulation"]),
+                                                           "RecordOutput", "Fleet", "TagEmulation", "TestSupport", "NFCTapKitTestSupport"]),
         // Ring 3 (system): real pcscd + vpcd, libnfc + PN532 emulator, BlueZ mock, the CLI as a user runs it
         // (the built `nfctap` binary, found by path: see SystemEnvironment.cliPath).
         // Started by scripts/test.sh; each suite is skipped with a clear reason when its daemon is absent.
         .testTarget(
             name: "SystemTests",
             dependencies: ["NFCTags", "TagEmulation", "NDEF", "PCSC", "LibNFC", "ReaderCore", "NFCReaders", "Pairing", "ZebraPrinter",
-                           "CoreNFCLinux", "RecordOutput", "NFCTapKit", "DesktopIntegration", "Fleet", "MQTT", "SDBus"],
+                           "CoreNFCLinux", "RecordOutput", "NFCTapKit", "DesktopIntegration", "Fleet", "MQTT", "SDBus", "TestSupport",
+                           "NFCTapKitTestSupport"],
             exclude: ["Fixtures/bluez_zebra.py"]
         ),
     ],

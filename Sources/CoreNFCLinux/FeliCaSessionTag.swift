@@ -5,8 +5,8 @@ import Synchronization
 
 /// A FeliCa card as Core NFC shows it (docs/tags-and-readers.md §9.5). Each command is one FeliCa
 /// exchange on the connection's FeliCa channel; status flags come back as numbers, as on iOS.
-// @unchecked: restated from SessionTag, as Swift requires; its own state is a Mutex.
-final class FeliCaSessionTag: SessionTag, NFCFeliCaTag, @unchecked Sendable {
+final class FeliCaSessionTag: NSObject, SessionTag, NFCFeliCaTag {
+    let core: SessionTagCore
     private struct Selection {
         var systemCode: [UInt8]
         var idm: [UInt8]
@@ -22,14 +22,21 @@ final class FeliCaSessionTag: SessionTag, NFCFeliCaTag, @unchecked Sendable {
         selection = Mutex(Selection(systemCode: identity?.systemCode ?? [], idm: identity?.idm ?? presence.detected.uid,
                                     pmm: identity?.pmm ?? []))
         self.allowedSystemCodes = allowedSystemCodes
-        super.init(engine: engine, presence: presence, generation: generation)
+        core = SessionTagCore(engine: engine, presence: presence, generation: generation)
     }
 
-    required init?(coder: NSCoder) { nil }
+    /// No system codes declared.
+    convenience init(_ core: SessionTagCore) {
+        self.init(engine: core.engine, presence: core.presence, generation: core.generation, allowedSystemCodes: [])
+    }
+
+    init?(coder: NSCoder) { nil }
+
+    override var description: String { tagDescription }
 
     public var type: __NFCTagType { .feliCa }
-    override var familyName: String { "NFCFeliCaTag" }
-    override var asNFCTag: NFCTag? { .feliCa(self) }
+    var familyName: String { "NFCFeliCaTag" }
+    var asNFCTag: NFCTag? { .feliCa(self) }
     public var currentSystemCode: Data { Data(selection.withLock { $0.systemCode }) }
     public var currentIDm: Data { Data(selection.withLock { $0.idm }) }
 
@@ -47,7 +54,7 @@ final class FeliCaSessionTag: SessionTag, NFCFeliCaTag, @unchecked Sendable {
     }
 
     /// Runs `body` with a `FeliCaTag` on the current selection; polling results update it.
-    private func run<T>(_ body: @escaping @Sendable (FeliCaTag) throws -> T,
+    private func run<T: Sendable>(_ body: @escaping @Sendable (FeliCaTag) throws -> T,
                         completion: @escaping @Sendable (Result<T, NFCReaderError>) -> Void) {
         engine.perform(self, kind: .command, { [self] connection -> T in
             guard let link = connection.link.feliCa else {

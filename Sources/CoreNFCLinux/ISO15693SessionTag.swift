@@ -5,11 +5,16 @@ import ReaderCore
 /// An ISO 15693 tag (NFC Forum Type 5) as Core NFC shows it: `NFCISO15693Tag`. Commands go out as
 /// Core NFC sends them — the address flag and the UID are added unless `.select` is given — through
 /// the reader's ISO 15693 link (docs/tags-and-readers.md §7.10).
-// @unchecked: restated from SessionTag, as Swift requires; no stored property of its own.
-final class ISO15693SessionTag: SessionTag, NFCISO15693Tag, @unchecked Sendable {
+final class ISO15693SessionTag: NSObject, SessionTag, NFCISO15693Tag {
+    let core: SessionTagCore
+    init(_ core: SessionTagCore) { self.core = core }
+    init?(coder: NSCoder) { nil }
+
+    override var description: String { tagDescription }
+
     public var type: __NFCTagType { .iso15693 }
-    override var familyName: String { "NFCISO15693Tag" }
-    override var asNFCTag: NFCTag? { .iso15693(self) }
+    var familyName: String { "NFCISO15693Tag" }
+    var asNFCTag: NFCTag? { .iso15693(self) }
 
     /// The UID, most significant byte first (`E0 mfr …`).
     public var identifier: Data { Data(presence.detected.uid) }
@@ -22,7 +27,7 @@ final class ISO15693SessionTag: SessionTag, NFCISO15693Tag, @unchecked Sendable 
     /// error 102 with its code under `NFCISO15693TagResponseErrorKey`; a command the reader cannot
     /// pass is answered the same way with code `01` (command not supported), which is what an iPhone
     /// reports when the tag refuses one.
-    func send<T>(_ flags: NFCISO15693RequestFlag, code: UInt8, parameters: [UInt8], raw: Bool = false,
+    func send<T: Sendable>(_ flags: NFCISO15693RequestFlag, code: UInt8, parameters: [UInt8], raw: Bool = false,
                  parse: @escaping @Sendable ([UInt8]) throws -> T,
                  completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         engine.perform(self, kind: .command, { connection -> T in

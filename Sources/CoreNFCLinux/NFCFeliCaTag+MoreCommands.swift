@@ -6,12 +6,12 @@ extension NFCFeliCaTag {
     public typealias EncryptionId = NFCFeliCaEncryptionId
 
     /// Resumes with the value, or throws when the handler's error is set.
-    private func awaiting<T>(_ start: (@escaping @Sendable (T, (any Error)?) -> Void) -> Void) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UncheckedResult<T>, any Error>) in
+    private func awaiting<T: Sendable>(_ start: (@escaping @Sendable (T, (any Error)?) -> Void) -> Void) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             start { value, error in
-                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: UncheckedResult(value)) }
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: value) }
             }
-        }.value
+        }
     }
 
     public func polling(systemCode: Data, requestCode: PollingRequestCode, timeSlot: PollingTimeSlot) async throws -> (Data, Data) {
@@ -117,11 +117,4 @@ extension NFCFeliCaTag {
     @preconcurrency public func sendFeliCaCommand(commandPacket: Data, resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
         sendFeliCaCommand(commandPacket: commandPacket) { data, error in resultHandler(error.map { .failure($0) } ?? .success(data)) }
     }
-}
-
-/// A handler's value carried across the continuation (Core NFC's values are plain data).
-// @unchecked: the value is handed over once, from the handler to the awaiting task.
-struct UncheckedResult<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }

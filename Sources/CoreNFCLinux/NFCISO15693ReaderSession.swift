@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ReaderCore
 
 /// Core NFC's `NFCReaderSessionDelegate`: the delegate of the iOS 11 `NFCISO15693ReaderSession`.
 /// Apple's Swift overlay types the tags `[__NFCTag]` (the name `NFCTag` is the enum).
@@ -67,8 +68,9 @@ extension NFCISO15693ReaderSession: SessionEngineHost {
 }
 
 /// Core NFC's `NFCTagCommandConfiguration`: retries of the iOS 11 ISO 15693 commands.
-// @unchecked: a mutable, subclassable NSObject as Apple's; Sendable since this API's first release, kept for callers. Copy before sharing.
-public class NFCTagCommandConfiguration: NSObject, NSCopying, @unchecked Sendable {
+/// Not `Sendable`, as in Apple's SDK: a mutable, subclassable `NSObject`; the commands read it on
+/// the caller's thread.
+public class NFCTagCommandConfiguration: NSObject, NSCopying {
     public var maximumRetries: Int = 0
     public var retryInterval: TimeInterval = 0
 
@@ -83,8 +85,7 @@ public class NFCTagCommandConfiguration: NSObject, NSCopying, @unchecked Sendabl
 }
 
 /// Core NFC's `NFCISO15693CustomCommandConfiguration` (iOS 11 custom command, 0xA0–0xDF).
-// @unchecked: as its superclass (mutable, subclassable, Sendable since the first release).
-public class NFCISO15693CustomCommandConfiguration: NFCTagCommandConfiguration, @unchecked Sendable {
+public class NFCISO15693CustomCommandConfiguration: NFCTagCommandConfiguration {
     public var manufacturerCode: Int
     public var customCommandCode: Int
     public var requestParameters: Data
@@ -105,8 +106,7 @@ public class NFCISO15693CustomCommandConfiguration: NFCTagCommandConfiguration, 
 }
 
 /// Core NFC's `NFCISO15693ReadMultipleBlocksConfiguration` (iOS 11 chunked Read Multiple Blocks).
-// @unchecked: as its superclass (mutable, subclassable, Sendable since the first release).
-public class NFCISO15693ReadMultipleBlocksConfiguration: NFCTagCommandConfiguration, @unchecked Sendable {
+public class NFCISO15693ReadMultipleBlocksConfiguration: NFCTagCommandConfiguration {
     public var range: NSRange
     public var chunkSize: Int
 
@@ -128,14 +128,14 @@ extension NFCISO15693Tag {
     /// Not `@Sendable`, as in Apple's SDK (an iOS 11 declaration).
     public func sendCustomCommand(commandConfiguration: NFCISO15693CustomCommandConfiguration,
                                   completionHandler: @escaping (Data, (any Error)?) -> Void) {
-        let completionHandler = UncheckedBox(completionHandler)  // called once, on one queue
+        let completionHandler = legacyHandler(completionHandler)
         let code = commandConfiguration.customCommandCode
         guard (0xA0 ... 0xDF).contains(code) else {
-            return UnsupportedTagCommand.fail { completionHandler.value(Data(), $0) }
+            return UnsupportedTagCommand.fail { error in completionHandler.async { $0(Data(), error) } }
         }
         let parameters = [UInt8(truncatingIfNeeded: commandConfiguration.manufacturerCode)] + commandConfiguration.requestParameters
-        iso15693(.highDataRate, UInt8(code), parameters, parse: { Data($0) }) {
-            completionHandler.value((try? $0.get()) ?? Data(), $0.failureValue)
+        iso15693(.highDataRate, UInt8(code), parameters, parse: { Data($0) }) { result in
+            completionHandler.async { $0((try? result.get()) ?? Data(), result.failureValue) }
         }
     }
 
@@ -144,9 +144,15 @@ extension NFCISO15693Tag {
     /// Not `@Sendable`, as `sendCustomCommand` (an iOS 11 declaration).
     public func readMultipleBlock(readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration,
                                   completionHandler: @escaping (Data, (any Error)?) -> Void) {
-        let completionHandler = UncheckedBox(completionHandler)  // called once, on one queue
+        let completionHandler = legacyHandler(completionHandler)
         multiBlockRead(.highDataRate, 0x23, readConfiguration.range, extended: false) { result in
-            completionHandler.value(Data(((try? result.get()) ?? []).joined()), result.failureValue)
+            completionHandler.async { $0(Data(((try? result.get()) ?? []).joined()), result.failureValue) }
         }
+    }
+
+    /// The app's handler (not `@Sendable` in these iOS 11 declarations), bound to the queue it is
+    /// called on: the session queue of a session's tag, a private serial queue for any other tag.
+    private func legacyHandler<Handler>(_ handler: Handler) -> QueueBound<Handler> {
+        QueueBound(handler, on: (self as? any SessionTag)?.engine.sessionQueue ?? DispatchQueue(label: "nfctap.iso15693.legacy-handler"))
     }
 }

@@ -30,7 +30,7 @@ public protocol NFCISO15693Tag: __NFCTag, NFCNDEFTag {
 
 extension NFCISO15693Tag {
     /// Sends `code` with `parameters` (Core NFC adds the address flag and UID unless `.select`).
-    func iso15693<T>(_ flags: NFCISO15693RequestFlag, _ code: UInt8, _ parameters: [UInt8] = [], raw: Bool = false,
+    func iso15693<T: Sendable>(_ flags: NFCISO15693RequestFlag, _ code: UInt8, _ parameters: [UInt8] = [], raw: Bool = false,
                      parse: @escaping @Sendable ([UInt8]) throws -> T,
                      _ completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         guard let tag = self as? ISO15693SessionTag else { return UnsupportedTagCommand.failResult(completion) }

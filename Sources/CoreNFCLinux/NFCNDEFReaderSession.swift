@@ -22,7 +22,12 @@ open class NFCNDEFReaderSession: NFCReaderSession {
     private weak var ndefDelegate: (any NFCNDEFReaderSessionDelegate)?
     private let hasDelegate: Bool
     public let invalidateAfterFirstRead: Bool
-    private var mode: Mode = .undetermined  // engine queue
+    /// Made in each initializer (so before `begin()`), then used on the engine queue only.
+    private lazy var modeOnEngineQueue = QueueBound(Mode.undetermined, on: engine.queue)
+    private var mode: Mode {
+        get { modeOnEngineQueue.value }
+        set { modeOnEngineQueue.value = newValue }
+    }
     private let tagsDeclined = Atomic(false)
 
     /// Apple's initializer: `NFCReaderEnvironment.shared` and `NFCSessionConfiguration.shared`.
@@ -33,6 +38,7 @@ open class NFCNDEFReaderSession: NFCReaderSession {
         self.invalidateAfterFirstRead = invalidateAfterFirstRead
         super.init(queue: queue, configuration: .shared, environment: .shared)
         engine.host = self
+        _ = modeOnEngineQueue
     }
 
     /// Linux: with a configuration and an environment.
@@ -43,6 +49,7 @@ open class NFCNDEFReaderSession: NFCReaderSession {
         self.invalidateAfterFirstRead = invalidateAfterFirstRead
         super.init(queue: queue, configuration: configuration, environment: environment)
         engine.host = self
+        _ = modeOnEngineQueue
     }
 
     /// Linux: a read-only session without a delegate, for the async `events` API.
@@ -52,6 +59,7 @@ open class NFCNDEFReaderSession: NFCReaderSession {
         self.invalidateAfterFirstRead = invalidateAfterFirstRead
         super.init(queue: queue, configuration: configuration, environment: environment)
         engine.host = self
+        _ = modeOnEngineQueue
     }
 
     open override var delegate: Any? { ndefDelegate }

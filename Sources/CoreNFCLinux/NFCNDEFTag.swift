@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 import NFCTags
 
 /// Core NFC's `NFCNDEFStatus`, raw values included.
@@ -46,16 +47,25 @@ extension NFCNDEFTag {
     }
 
     public func readNDEF() async throws -> NFCNDEFMessage {
-        // The message is not Sendable (as on iOS): the handler hands it over once.
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UncheckedBox<NFCNDEFMessage>, any Error>) in
+        // The message is not Sendable (as on iOS): what crosses to the awaiting task is a Sendable
+        // value (a session's tag: the decoded message; any other tag: the records' fields), and the
+        // message is made here.
+        if let tag = self as? any SessionTag {
+            let decoded = try await withCheckedThrowingContinuation { continuation in
+                tag.readDecodedNDEF { continuation.resume(with: $0) }
+            }
+            return NFCNDEFMessage(decoded: decoded)
+        }
+        let records = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[NDEFRecord], any Error>) in
             readNDEF { message, error in
                 if let message, error == nil {
-                    continuation.resume(returning: UncheckedBox(message))
+                    continuation.resume(returning: message.records.map(\.ndefRecord))
                 } else {
                     continuation.resume(throwing: error ?? NFCReaderError(.readerTransceiveErrorTagResponseError))
                 }
             }
-        }.value
+        }
+        return NFCNDEFMessage(records: records.map { NFCNDEFPayload($0) })
     }
 
     public func writeNDEF(_ ndefMessage: NFCNDEFMessage) async throws {

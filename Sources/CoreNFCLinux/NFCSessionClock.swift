@@ -30,42 +30,46 @@ public final class DispatchSessionClock: NFCSessionClock {
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any NFCScheduledAction {
         let (seconds, attoseconds) = delay.components
         let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        let scheduled = DispatchScheduledAction(timer: timer)
+        let scheduled = DispatchScheduledAction(timer: DispatchSource.makeTimerSource(queue: .global()))
         // The handler keeps `scheduled` (and so the timer) alive until it fires or is cancelled,
         // whether or not the caller keeps the returned action.
-        timer.setEventHandler {
+        scheduled.start(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {
             guard scheduled.fire() else { return }
             action()
         }
-        timer.schedule(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)))
-        timer.resume()
         return scheduled
     }
 }
 
 private final class DispatchScheduledAction: NFCScheduledAction {
-    /// The armed timer, nil once it fired or was cancelled. DispatchSource is thread-safe.
-    private let timer: Mutex<UncheckedBox<any DispatchSourceTimer>?>
+    /// The armed timer, nil once it fired or was cancelled. Only used under the lock.
+    private let timer: Mutex<(any DispatchSourceTimer)?>
 
-    init(timer: any DispatchSourceTimer) { self.timer = Mutex(UncheckedBox(timer)) }
+    init(timer: sending any DispatchSourceTimer) { self.timer = Mutex(timer) }
+
+    /// Starts the timer (its handler's `fire()` waits until this returns).
+    func start(deadline: DispatchTime, handler: @escaping @Sendable () -> Void) {
+        timer.withLock { armed in
+            armed?.setEventHandler(handler: handler)
+            armed?.schedule(deadline: deadline)
+            armed?.resume()
+        }
+    }
 
     /// The timer fired: true once, unless cancelled first. Releases the timer.
     func fire() -> Bool {
-        let fired = timer.withLock { armed in
+        timer.withLock { armed in
             defer { armed = nil }
-            return armed
+            armed?.cancel()
+            return armed != nil
         }
-        fired?.value.cancel()
-        return fired != nil
     }
 
-    // DispatchSource.cancel is thread-safe; the handler (and what it holds) is released at once.
+    // DispatchSource.cancel does not block; the handler (and what it holds) is released at once.
     func cancel() {
-        let pending = timer.withLock { armed in
-            defer { armed = nil }
-            return armed
+        timer.withLock { armed in
+            armed?.cancel()
+            armed = nil
         }
-        pending?.value.cancel()
     }
 }

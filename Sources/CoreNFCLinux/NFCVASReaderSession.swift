@@ -1,23 +1,42 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Core NFC's `NFCVASCommandConfiguration`: one Wallet pass type a VAS session asks for.
-// @unchecked: a mutable, subclassable NSObject as Apple's; Sendable since this API's first release, kept for callers. Copy before sharing.
-public class NFCVASCommandConfiguration: NSObject, NSCopying, @unchecked Sendable {
+/// Mutable as Apple's; its fields sit behind a lock, so it is `Sendable` by the compiler's check
+/// (final: code outside this module cannot subclass a `public` class anyway).
+public final class NFCVASCommandConfiguration: NSObject, NSCopying, Sendable {
     /// Apple's VAS modes, raw values included.
     public enum Mode: Int, Sendable {
         case urlOnly = 0
         case normal = 1
     }
 
-    public var mode: Mode
-    public var passTypeIdentifier: String
-    public var url: URL?
+    private struct Fields {
+        var mode: Mode
+        var passTypeIdentifier: String
+        var url: URL?
+    }
+
+    private let fields: Mutex<Fields>
+
+    public var mode: Mode {
+        get { fields.withLock { $0.mode } }
+        set { fields.withLock { $0.mode = newValue } }
+    }
+
+    public var passTypeIdentifier: String {
+        get { fields.withLock { $0.passTypeIdentifier } }
+        set { fields.withLock { $0.passTypeIdentifier = newValue } }
+    }
+
+    public var url: URL? {
+        get { fields.withLock { $0.url } }
+        set { fields.withLock { $0.url = newValue } }
+    }
 
     public init(vasMode mode: Mode, passTypeIdentifier: String, url: URL?) {
-        self.mode = mode
-        self.passTypeIdentifier = passTypeIdentifier
-        self.url = url
+        self.fields = Mutex(Fields(mode: mode, passTypeIdentifier: passTypeIdentifier, url: url))
         super.init()
     }
 
@@ -28,8 +47,8 @@ public class NFCVASCommandConfiguration: NSObject, NSCopying, @unchecked Sendabl
 
 /// Core NFC's `NFCVASResponse`: a pass's answer. Declared for code that handles it; a Linux VAS
 /// session never receives one.
-// @unchecked: only `let`s of Sendable types, but not final (subclassable as Apple's), so the compiler cannot check it.
-public class NFCVASResponse: NSObject, NSCopying, @unchecked Sendable {
+/// Only `let`s of Sendable types: `Sendable` by the compiler's check.
+public final class NFCVASResponse: NSObject, NSCopying, Sendable {
     /// Apple's VAS status words, raw values included.
     public enum ErrorCode: Int, Sendable {
         case success = 0x9000

@@ -1,31 +1,42 @@
 import Foundation
+import NDEF
 import NFCTags
 import ReaderCore
 import Synchronization
 
-/// The object behind every `NFCNDEFTag` a session hands out: one presence of a tag, valid for
-/// one polling generation. Operations run on the session's engine and answer on `sessionQueue`.
+/// What every `NFCNDEFTag` a session hands out is: one presence of a tag, valid for one polling
+/// generation. Operations run on the session's engine and answer on `sessionQueue`.
 ///
-/// An `NSObject` as on iOS: equality is identity (one object per detection), `copy()` is the
-/// same tag, and archiving keeps the identifier only: a live tag cannot be decoded.
-// @unchecked: not final (a subclass per tag family), so the compiler cannot check it; every stored property is a Sendable `let`.
-class SessionTag: NSObject, NFCNDEFTag, @unchecked Sendable {
+/// Each tag family is a final `NSObject` class (as on iOS: equality is identity, one object per
+/// detection; `copy()` is the same tag; archiving keeps the identifier only, a live tag cannot be
+/// decoded) holding only `let`s, so the compiler checks that it is `Sendable`. What they share
+/// comes from this protocol's extension, not from a base class.
+protocol SessionTag: NSObject, NFCNDEFTag, Sendable {
+    var core: SessionTagCore { get }
+    init(_ core: SessionTagCore)
+    /// Core NFC's name of the tag's family, for `description`.
+    var familyName: String { get }
+    /// This object as Core NFC's tag enum.
+    var asNFCTag: NFCTag? { get }
+}
+
+/// What identifies a session's tag object: its session, the tag's arrival, the polling generation.
+struct SessionTagCore: Sendable {
     let engine: SessionEngine
     let presence: TagPresence
     let generation: Int
+}
 
+extension SessionTag {
     init(engine: SessionEngine, presence: TagPresence, generation: Int) {
-        self.engine = engine
-        self.presence = presence
-        self.generation = generation
+        self.init(SessionTagCore(engine: engine, presence: presence, generation: generation))
     }
+
+    var engine: SessionEngine { core.engine }
+    var presence: TagPresence { core.presence }
+    var generation: Int { core.generation }
 
     static var supportsSecureCoding: Bool { true }
-
-    /// Always nil: a tag is a handle on a connection in one session, which an archive cannot hold.
-    required init?(coder: NSCoder) {
-        return nil
-    }
 
     func encode(with coder: NSCoder) {
         coder.encode(Data(presence.detected.uid) as NSData, forKey: "identifier")
@@ -35,12 +46,10 @@ class SessionTag: NSObject, NFCNDEFTag, @unchecked Sendable {
     func copy(with zone: NSZone? = nil) -> Any { self }
 
     /// The session that detected this tag (weak: nil once the app let go of an ended session).
-    public var session: (any NFCReaderSessionProtocol)? { engine.host as? NFCReaderSession }
+    var session: (any NFCReaderSessionProtocol)? { engine.host as? NFCReaderSession }
 
-    /// Core NFC's name of the tag's family, for `description`.
-    var familyName: String { "NFCNDEFTag" }
-
-    override var description: String {
+    /// `description` of every family: `<NFCMiFareTag: identifier 04A1…, reader "…">`.
+    var tagDescription: String {
         let uid = presence.detected.uid.map { String(format: "%02X", $0) }.joined()
         return "<\(familyName): identifier \(uid), reader \"\(presence.detected.reader.name)\">"
     }
@@ -48,12 +57,9 @@ class SessionTag: NSObject, NFCNDEFTag, @unchecked Sendable {
     /// The reader-level view of the tag (reader, UID, ATR).
     var detectedTag: DetectedTag { presence.detected }
 
-    /// This object as Core NFC's tag enum.
-    var asNFCTag: NFCTag? { nil }
+    var isAvailable: Bool { engine.isAvailable(self) }
 
-    public var isAvailable: Bool { engine.isAvailable(self) }
-
-    public func queryNDEFStatus(completionHandler: @escaping @Sendable (NFCNDEFStatus, Int, (any Error)?) -> Void) {
+    func queryNDEFStatus(completionHandler: @escaping @Sendable (NFCNDEFStatus, Int, (any Error)?) -> Void) {
         engine.perform(self, kind: .read, { connection -> (NFCNDEFStatus, Int) in
             let operations: any NDEFTagOperations
             do {
@@ -71,47 +77,53 @@ class SessionTag: NSObject, NFCNDEFTag, @unchecked Sendable {
         })
     }
 
-    public func readNDEF(completionHandler: @escaping @Sendable (NFCNDEFMessage?, (any Error)?) -> Void) {
+    /// The message is decoded on the lane into the codec's `Sendable` value; Core NFC's
+    /// `NFCNDEFMessage` is made from it on the session queue, for the handler.
+    func readNDEF(completionHandler: @escaping @Sendable (NFCNDEFMessage?, (any Error)?) -> Void) {
+        readDecodedNDEF { result in
+            switch result {
+            case let .success(message): completionHandler(NFCNDEFMessage(decoded: message), nil)
+            case let .failure(error): completionHandler(nil, error)
+            }
+        }
+    }
+
+    /// `readNDEF` before Core NFC's message is made (the `async` form makes it in the awaiting task).
+    func readDecodedNDEF(completion: @escaping @Sendable (Result<NDEFMessage, NFCReaderError>) -> Void) {
         let decode = engine.environment.decodeMessage
-        engine.perform(self, kind: .read, { connection -> NFCNDEFMessage in
+        engine.perform(self, kind: .read, { connection -> NDEFMessage in
             let bytes = try connection.ndef().readNDEF()
             guard !bytes.isEmpty else {
                 throw NFCReaderError(.ndefReaderSessionErrorZeroLengthMessage, message: "the tag holds an empty NDEF message")
             }
             do {
-                return NFCNDEFMessage(decoded: try decode(bytes))
+                return try decode(bytes)
             } catch {
                 throw NFCReaderError(.readerTransceiveErrorTagResponseError, message: "malformed NDEF message: \(error)")
             }
-        }, completion: { result in
-            switch result {
-            case let .success(message): completionHandler(message, nil)
-            case let .failure(error): completionHandler(nil, error)
-            }
-        })
+        }, completion: completion)
     }
 
-    public func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
-        let encode = engine.environment.encodeMessage
-        let ndefMessage = UncheckedBox(ndefMessage)  // the app's message, read on the lane only
-        engine.perform(self, kind: .write, { connection in
-            let ndefMessage = ndefMessage.value
-            guard !ndefMessage.records.isEmpty else {
-                throw NFCReaderError(.ndefReaderSessionErrorZeroLengthMessage, message: "the message has no records")
-            }
-            let bytes: [UInt8]
+    /// The app's message is encoded here, on the caller's thread: only its bytes go to the lane.
+    func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+        let encoded: Result<[UInt8], NFCReaderError>
+        if ndefMessage.records.isEmpty {
+            encoded = .failure(NFCReaderError(.ndefReaderSessionErrorZeroLengthMessage, message: "the message has no records"))
+        } else {
             do {
-                bytes = try encode(ndefMessage)
+                encoded = .success(try engine.environment.encodeMessage(ndefMessage))
             } catch {
-                throw NFCReaderError(.readerErrorInvalidParameter, message: "the message cannot be encoded: \(error)")
+                encoded = .failure(NFCReaderError(.readerErrorInvalidParameter, message: "the message cannot be encoded: \(error)"))
             }
-            try connection.ndef().writeNDEF(bytes)
+        }
+        engine.perform(self, kind: .write, { connection in
+            try connection.ndef().writeNDEF(encoded.get())
         }, completion: { result in
             completionHandler(result.failureValue)
         })
     }
 
-    public func writeLock(completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    func writeLock(completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         engine.perform(self, kind: .write, { connection in
             try connection.ndef().writeLock()
         }, completion: { result in
@@ -128,15 +140,21 @@ extension Result {
 }
 
 /// A Type 2 tag (NTAG, Ultralight) as Core NFC shows it: `NFCMiFareTag` of family `.ultralight`.
-// @unchecked: restated from SessionTag, as Swift requires; no stored property of its own.
-final class MiFareSessionTag: SessionTag, NFCMiFareTag, @unchecked Sendable {
+final class MiFareSessionTag: NSObject, SessionTag, NFCMiFareTag {
+    let core: SessionTagCore
+    init(_ core: SessionTagCore) { self.core = core }
+    /// Always nil: a tag is a handle on a connection in one session, which an archive cannot hold.
+    init?(coder: NSCoder) { nil }
+
+    override var description: String { tagDescription }
+
     public var mifareFamily: NFCMiFareFamily { .ultralight }
     public var type: __NFCTagType { .miFare }
-    override var familyName: String { "NFCMiFareTag" }
+    var familyName: String { "NFCMiFareTag" }
     public var identifier: Data { Data(presence.detected.uid) }
     public var historicalBytes: Data? { nil }
 
-    override var asNFCTag: NFCTag? { .miFare(self) }
+    var asNFCTag: NFCTag? { .miFare(self) }
 
     public func sendMiFareCommand(commandPacket: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
         let packet = [UInt8](commandPacket)
@@ -164,13 +182,17 @@ final class MiFareSessionTag: SessionTag, NFCMiFareTag, @unchecked Sendable {
 }
 
 /// An ISO-DEP card (NFC Forum Type 4, smart cards) as Core NFC shows it.
-// @unchecked: restated from SessionTag, as Swift requires; its own state is a Mutex.
-final class ISO7816SessionTag: SessionTag, NFCISO7816Tag, @unchecked Sendable {
+final class ISO7816SessionTag: NSObject, SessionTag, NFCISO7816Tag {
+    let core: SessionTagCore
     private let selectedAID = Mutex("")
+    init(_ core: SessionTagCore) { self.core = core }
+    init?(coder: NSCoder) { nil }
+
+    override var description: String { tagDescription }
 
     public var initialSelectedAID: String { selectedAID.withLock { $0 } }
     public var type: __NFCTagType { .iso7816Compatible }
-    override var familyName: String { "NFCISO7816Tag" }
+    var familyName: String { "NFCISO7816Tag" }
     public var identifier: Data { Data(presence.detected.uid) }
     public var historicalBytes: Data? {
         presence.detected.historicalBytes.isEmpty ? nil : Data(presence.detected.historicalBytes)
@@ -178,7 +200,7 @@ final class ISO7816SessionTag: SessionTag, NFCISO7816Tag, @unchecked Sendable {
     public var applicationData: Data? { nil }
     public var proprietaryApplicationDataCoding: Bool { false }
 
-    override var asNFCTag: NFCTag? { .iso7816(self) }
+    var asNFCTag: NFCTag? { .iso7816(self) }
 
     /// Tries SELECT by name (`00 A4 04 00 Lc AID 00`) for each AID in order; the first answered
     /// with 90 00 becomes `initialSelectedAID` (iOS does this with the Info.plist list).
@@ -193,9 +215,10 @@ final class ISO7816SessionTag: SessionTag, NFCISO7816Tag, @unchecked Sendable {
     }
 
     public func sendCommand(apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void) {
-        let apdu = UncheckedBox(apdu)  // the app's APDU, read on the lane only
+        // The app's APDU is encoded here, on the caller's thread: only its bytes go to the lane.
+        let encoded = Result { try apdu.encoded() }
         engine.perform(self, kind: .command, { connection -> (Data, UInt8, UInt8) in
-            let command = try apdu.value.encoded()
+            let command = try encoded.get()
             guard let channel = connection.link.apdu else {
                 throw NFCReaderError(.readerErrorUnsupportedFeature, message: "the reader offers no APDU channel for this tag")
             }

@@ -1,27 +1,34 @@
 import Foundation
+import Synchronization
 
 /// Reports the forwarder's state every `interval` while records wait or the state changed
 /// (inventory's stderr status line, the kiosk log).
-// @unchecked: `last` is touched only on `queue` (the timer's handler), and the timer source is not Sendable.
-public final class ForwarderMonitor: @unchecked Sendable {
-    private let timer: DispatchSourceTimer
-    private let queue = DispatchQueue(label: "nfctap.fleet.monitor")
-    private var last: (ForwarderStatus.Connection, UInt64)?
+public final class ForwarderMonitor: Sendable {
+    /// The timer source (not Sendable): only used under its lock.
+    private let timer: Mutex<any DispatchSourceTimer>
+    /// The state last reported (the timer's handler, one at a time on its serial queue).
+    private let last = Mutex<(ForwarderStatus.Connection, UInt64)?>(nil)
 
     public init(forwarder: Forwarder, interval: Duration, emit: @escaping @Sendable (ForwarderStatus) -> Void) {
-        timer = DispatchSource.makeTimerSource(queue: queue)
+        timer = Mutex(DispatchSource.makeTimerSource(queue: DispatchQueue(label: "nfctap.fleet.monitor")))
         let seconds = Forwarder.seconds(interval)
-        timer.schedule(deadline: .now() + seconds, repeating: seconds)
-        timer.setEventHandler { [unowned self] in
+        let handler: @Sendable () -> Void = { [unowned self] in
             let status = forwarder.status
             let key = (status.connection, status.backlogRecords)
-            if status.backlogRecords > 0 || last.map({ $0.0 != key.0 || $0.1 != key.1 }) ?? true { emit(status) }
-            last = key
+            let changed = last.withLock { last in
+                defer { last = key }
+                return last.map { $0.0 != key.0 || $0.1 != key.1 } ?? true
+            }
+            if status.backlogRecords > 0 || changed { emit(status) }
         }
-        timer.resume()
+        timer.withLock { timer in
+            timer.schedule(deadline: .now() + seconds, repeating: seconds)
+            timer.setEventHandler(handler: handler)
+            timer.resume()
+        }
     }
 
-    public func cancel() { timer.cancel() }
+    public func cancel() { timer.withLock { $0.cancel() } }
 
-    deinit { timer.cancel() }
+    deinit { timer.withLock { $0.cancel() } }
 }

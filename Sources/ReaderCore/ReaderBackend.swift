@@ -136,10 +136,14 @@ public protocol TagConnection: AnyObject {
     /// cannot be interrupted in pcsc-lite (its context lock is held): it is left to return by
     /// itself on its lane, and its result is ignored.
     func abandon()
+    /// What `abandon()` does, as an action another thread may keep and run (the session engine
+    /// gives a connection up from its queue while the lane works through it).
+    var abandoner: @Sendable () -> Void { get }
 }
 
 extension TagConnection {
-    public func abandon() {}
+    public func abandon() { abandoner() }
+    public var abandoner: @Sendable () -> Void { {} }
     public var iso15693: ISO15693Link? { nil }
     public var feliCa: Transceiver? { nil }
 }

@@ -47,12 +47,20 @@ public final class ReaderLane: Sendable {
     }
 
     private func serve() {
+        Thread.current.threadDictionary[Self.currentKey] = self
         while true {
             queued.wait()
             let next = queue.withLock { $0.work.removeFirst() }
             next()
         }
     }
+
+    /// True on this lane's thread (`QueueBound` checks it).
+    public var isCurrent: Bool {
+        (Thread.current.threadDictionary[Self.currentKey] as? ReaderLane) === self
+    }
+
+    private static let currentKey = "nfctap.reader-lane"
 
     /// Waits until the work queued on this lane so far has run, at most `timeout` seconds.
     /// Returns false when the lane is still busy (a stuck exchange). For tests.

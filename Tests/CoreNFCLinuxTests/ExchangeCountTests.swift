@@ -5,6 +5,7 @@ import NFCTags
 import ReaderCore
 import TagEmulation
 import Testing
+import TestSupport
 
 /// Issue 12: every session path the commands use (scan / inventory / kiosk: a read with details;
 /// write: query, write, read back, lock, query) costs exactly the exchanges of the library's own

@@ -5,6 +5,7 @@ import NFCTags
 import ReaderCore
 import TagEmulation
 import Testing
+import TestSupport
 
 /// Issue 12 items 3 and 5: `--trace` lines for a known tag, and several readers matching a query.
 @Suite("Exchange trace and reader matching in sessions")

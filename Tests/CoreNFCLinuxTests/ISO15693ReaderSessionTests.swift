@@ -2,6 +2,7 @@
 import Foundation
 import TagEmulation
 import Testing
+import TestSupport
 
 /// A delegate of the iOS 11 session, written as such code is.
 final class LegacyReaderDelegate: NSObject, NFCReaderSessionDelegate {

@@ -5,6 +5,7 @@ import NFCTags
 import ReaderCore
 import TagEmulation
 import Testing
+import TestSupport
 
 /// `NFCISO15693Tag` over the virtual reader backend (an OMNIKEY-like reader with the transparent
 /// exchange) and the virtual ICODE SLIX2: Apple's commands, results and error codes.

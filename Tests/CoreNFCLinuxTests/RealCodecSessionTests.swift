@@ -2,6 +2,7 @@
 import Foundation
 import NFCTags
 import Testing
+import TestSupport
 
 /// The session layer with the project's NDEF codec (not the test stand-in).
 @Suite("Sessions with the real NDEF codec")

@@ -1,6 +1,7 @@
 @testable import CoreNFCLinux
 import Foundation
 import Testing
+import TestSupport
 
 /// A subclass as some apps declare one: nothing overridden.
 final class PlainNDEFSession: NFCNDEFReaderSession {}

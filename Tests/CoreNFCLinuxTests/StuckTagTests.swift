@@ -6,6 +6,7 @@ import ReaderCore
 import Synchronization
 import TagEmulation
 import Testing
+import TestSupport
 
 /// A card that stops answering while it stays in the field (endless waiting-time extensions): it
 /// holds only its own reader. Each reader's I/O runs on its own lane under the operation deadline,

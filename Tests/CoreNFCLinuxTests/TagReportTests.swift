@@ -2,6 +2,7 @@
 import Foundation
 import NFCTags
 import Testing
+import TestSupport
 
 /// Linux addition: `.tagReport` for every tag a read session reads, and the report handler that
 /// decides the reader's feedback (inventory writes its record there before the beep).

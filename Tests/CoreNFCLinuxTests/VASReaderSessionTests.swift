@@ -1,6 +1,7 @@
 @testable import CoreNFCLinux
 import Foundation
 import Testing
+import TestSupport
 
 /// A VAS delegate as wallet-pass code writes one.
 final class VASDelegate: NSObject, NFCVASReaderSessionDelegate {

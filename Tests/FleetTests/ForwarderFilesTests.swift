@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Fleet
+import TestSupport
 
 /// Every path the forwarder opens, with something planted there that is not its own regular file,
 /// and two forwarders on one file. Nothing here may hang: FIFOs are opened without blocking.
@@ -16,12 +17,12 @@ import Testing
     /// Runs a forwarder for `seconds` and returns what it logged.
     static func run(_ file: String, seconds: Double = 0.6) throws -> String {
         let forwarder = Forwarder(configuration: configuration(file))
-        let logged = LockedLines()
+        let logged = Locked<[String]>([])
         forwarder.onLog = { _, message in logged.append(message) }
         try forwarder.start()
         usleep(UInt32(seconds * 1_000_000))
         forwarder.stop()
-        return logged.all.joined(separator: "\n")
+        return logged.current.joined(separator: "\n")
     }
 
     @Test("the outbox as a symbolic link to a readable secret: refused, never read")

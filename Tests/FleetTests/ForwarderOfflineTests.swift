@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Fleet
 import Synchronization
+import TestSupport
 
 /// The forwarder with no broker to reach: records wait, the position file is made first, the
 /// status says why, without the password.
@@ -30,7 +31,7 @@ import Synchronization
         var configuration = ForwarderConfiguration(outboxPath: file, url: url, stationID: String(repeating: "0", count: 32))
         configuration.retryMin = .milliseconds(50)
         let forwarder = Forwarder(configuration: configuration)
-        let logged = LockedLines()
+        let logged = Locked<[String]>([])
         forwarder.onLog = { _, message in logged.append(message) }
         try forwarder.start()
         let deadline = Date().addingTimeInterval(10)
@@ -43,14 +44,8 @@ import Synchronization
         #expect(status.lastError != nil && status.summary.contains("backlog 2 records"))
         let position = try #require(try OutboxPosition.load(path: file + ".fleet-position"))
         #expect(position.offset == 0 && position.records == 0 && !position.fileID.isEmpty)
-        let all = logged.all.joined(separator: "\n") + (status.lastError ?? "")
+        let all = logged.current.joined(separator: "\n") + (status.lastError ?? "")
         #expect(all.contains("cannot connect to mqtt://u:***@127.0.0.1"), "\(all)")
         #expect(!all.contains("pw-secret-9"))
     }
-}
-
-final class LockedLines: Sendable {
-    private let lines = Mutex<[String]>([])
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
 }

@@ -1,6 +1,7 @@
 import NDEF
 import NFCTags
 import Testing
+import TestSupport
 
 @Suite("ATR parsing and contactless classification")
 struct ATRTests {
@@ -146,7 +147,7 @@ struct ATRTests {
 
     @Test("random bytes parse or fail with ATRError")
     func random() {
-        var rng = ATRTestRandom(seed: 0x5EED)
+        var rng = SplitMix64(seed: 0x5EED)
         for _ in 0..<2000 {
             let n = Int(rng.next() % 40)
             var bytes = (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
@@ -188,18 +189,5 @@ struct ATSTests {
     @Test("malformed ATS", arguments: ["", "00", "06 77 77", "03 70 01", "02 10 AA"])
     func malformed(_ text: String) {
         #expect(throws: ATRError.self) { try ATS(bytes: T4.hex(text)) }
-    }
-}
-
-/// A small deterministic generator for fuzz-style tests.
-struct ATRTestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

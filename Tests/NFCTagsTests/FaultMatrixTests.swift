@@ -3,6 +3,7 @@ import NFCTags
 import Synchronization
 import TagEmulation
 import Testing
+import TestSupport
 
 /// The fault matrix on the PC/SC path (ACR122U and Identiv personalities), in process.
 /// Cells: model × operation × exchange index × fault (see `FaultMatrix`).

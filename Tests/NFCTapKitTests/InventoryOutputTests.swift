@@ -1,5 +1,6 @@
 import Foundation
 @testable import NFCTapKit
+import NFCTapKitTestSupport
 import RecordOutput
 import Testing
 

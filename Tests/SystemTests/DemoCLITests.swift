@@ -1,4 +1,5 @@
 import Foundation
+import NFCTapKitTestSupport
 import Testing
 
 /// `nfctap demo` run as a user runs it: no reader, no daemon.

@@ -4,9 +4,9 @@ import NFCTags
 import ReaderCore
 import TagEmulation
 import Testing
+import TestSupport
 
-// FaultMatrixSupport.swift in this folder is a symbolic link to the ring-2 file of the same name
-// (Tests/NFCTagsTests): one definition of the cells, two targets.
+// The cells are defined once, in Tests/TestSupport/FaultMatrix.swift, for both rings.
 
 /// The fault matrix on the libnfc path: `LibNFCBackend` → libnfc's `pn532_uart` driver → the
 /// PN532 emulator on a pseudo-terminal → the virtual tag. Every cell connects as the sessions do

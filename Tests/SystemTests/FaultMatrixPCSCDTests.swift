@@ -4,6 +4,7 @@ import NFCTags
 import ReaderCore
 import TagEmulation
 import Testing
+import TestSupport
 
 /// pcscd killed in the middle of a read, at every exchange, while a monitor (what a session runs)
 /// watches: the read ends in a typed error (or, if the answer made it, the right data); pcscd

@@ -4,6 +4,7 @@ import NFCTags
 import ReaderCore
 import TagEmulation
 import Testing
+import TestSupport
 
 /// A virtual tag that runs `action` when the exchange numbered `trigger` (0-based) reaches it, then
 /// answers normally: the reader goes away while that exchange is in the air.

@@ -1,5 +1,6 @@
 @testable import CoreNFCLinux
 import Foundation
+import NFCTapKitTestSupport
 import PCSC
 import TagEmulation
 import Testing
@@ -18,7 +19,7 @@ extension PCSCSystemTests {
         @Test("60 real taps: each confirmed on disk, each published once per id, in order, through a broker restart and freeze")
         func tapsArePublished() throws {
             defer { TestBroker.ctl("start") }
-            let dir = try InventoryTempDirectory()
+            let dir = try TemporaryDirectory()
             let path = dir.path("taps.jsonl")
             let topic = "nfctap/inventory-\(UUID().uuidString.prefix(8))/bench/taps"
             let consumer = try startConsumer(topic: topic)

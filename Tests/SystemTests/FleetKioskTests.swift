@@ -1,4 +1,5 @@
 import Foundation
+import NFCTapKitTestSupport
 import TagEmulation
 import Testing
 

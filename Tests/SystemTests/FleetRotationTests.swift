@@ -1,6 +1,8 @@
 import Foundation
+import NFCTapKitTestSupport
 import RecordOutput
 import Testing
+import TestSupport
 
 /// Ring 3: a record file rotated while the broker is out of reach (1 and 2 rotations, with and
 /// without a forwarder restart in between), and a record whose sync fails: what reaches the real

@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 import NFCTags
+import NFCTapKitTestSupport
 import TagEmulation
 import Testing
 
@@ -125,7 +126,7 @@ extension PCSCSystemTests {
 
         @Test("inventory records a good card on reader 00 01 while reader 00 00's card is stuck")
         func inventoryGoesOnBesideAStuckCard() throws {
-            let dir = try InventoryTempDirectory()
+            let dir = try TemporaryDirectory()
             let path = dir.path("taps.jsonl")
             let stuck = try Self.stuckType4(reader: 0)
             defer { stuck.remove() }

@@ -1,4 +1,5 @@
 import Foundation
+import NFCTapKitTestSupport
 import Testing
 
 /// `nfctap inventory` checks that need no reader: they happen before the session starts.
@@ -6,7 +7,7 @@ import Testing
 struct InventoryCLITests {
     @Test("an --output in a directory that does not exist: exit 1, a clear message, nothing created")
     func missingDirectory() throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.path("no-such-dir/taps.csv")
         let r = try runCLI(["inventory", "--output", path, "--timeout", "1"])
         #expect(r.status == 1)
@@ -17,7 +18,7 @@ struct InventoryCLITests {
 
     @Test("a file that is not an inventory is refused (exit 1) and left as it was")
     func foreignFile() throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.path("notes.csv")
         try "name,phone\r\n".write(toFile: path, atomically: false, encoding: .utf8)
         let r = try runCLI(["inventory", "--output", path, "--timeout", "1"])
@@ -28,7 +29,7 @@ struct InventoryCLITests {
 
     @Test("no pcscd (and no libnfc device) at the start: exit 3 with the hint, nothing written")
     func noService() throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.path("taps.jsonl")
         let r = try runCLI(["inventory", "--output", path, "--timeout", "1"],
                            environment: ["PCSCLITE_CSOCK_NAME": dir.path("no-pcscd.comm"), "LIBNFC_DEVICE": "", "LIBNFC_DEFAULT_DEVICE": ""])

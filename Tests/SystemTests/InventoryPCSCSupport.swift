@@ -28,19 +28,6 @@ final class EmulatedVPCDCard: VPCDCardBehaviour, Sendable {
     func powerOn() { reader.reset() }
 }
 
-/// A deterministic generator for seeded test scenarios (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The CLI running in the background, its stderr watched line by line (for "✓ #n" confirmations).
 // @unchecked: the vars are only touched with `condition` held (an NSCondition: the waits need a condition variable, which Mutex lacks)
 final class LiveCLI: @unchecked Sendable {

@@ -2,9 +2,11 @@
 import Foundation
 import NDEF
 @testable import NFCTapKit
+import NFCTapKitTestSupport
 import PCSC
 import TagEmulation
 import Testing
+import TestSupport
 
 extension PCSCSystemTests {
     /// Ring 3: inventory through the real pcscd + vpcd, each tap a vpcd card client serving an
@@ -26,7 +28,7 @@ extension PCSCSystemTests {
 
         @Test("in-process: exactly one record per vpcd tap (left in, re-inserted, both readers at once)")
         func oneRecordPerTap() throws {
-            let dir = try InventoryTempDirectory()
+            let dir = try TemporaryDirectory()
             let path = dir.path("taps.jsonl")
             let output = try InventoryOutput(path: path, format: .jsonl) { Issue.record("warning \($0)") }
             let confirmed = DemoInbox<InventoryRecord>()
@@ -78,7 +80,7 @@ extension PCSCSystemTests {
 
         @Test("the CLI: one record per tap, SIGTERM ends it with exit 0 and a summary")
         func cliTapsThenSIGTERM() throws {
-            let dir = try InventoryTempDirectory()
+            let dir = try TemporaryDirectory()
             let path = dir.path("taps.csv")
             let cli = try LiveCLI(["inventory", "--output", path])
             cli.waitFor("Inventory: tap tags")
@@ -110,8 +112,8 @@ extension PCSCSystemTests {
         @Test("killed with SIGKILL at random points: every confirmed tap is in the file, every line a whole record",
               arguments: [UInt64(1), 2, 3, 4, 5, 6])
         func sigkill(seed: UInt64) throws {
-            var rng = SeededGenerator(seed: seed)
-            let dir = try InventoryTempDirectory()
+            var rng = SplitMix64(seed: seed)
+            let dir = try TemporaryDirectory()
             let path = dir.path("taps.jsonl")
             let taps = Int.random(in: 2...4, using: &rng)
             let killDuring = Int.random(in: 0..<taps, using: &rng)

@@ -1,5 +1,6 @@
 import CoreNFCLinux
 import Foundation
+import NFCTapKitTestSupport
 import Pairing
 import Synchronization
 import TagEmulation

@@ -1,4 +1,5 @@
 import Foundation
+import NFCTapKitTestSupport
 import Testing
 
 /// `nfctap kiosk` running as a process, as systemd runs it: its stderr (the log) collected line by

@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCTapKitTestSupport
 import TagEmulation
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import LibNFC
 import Testing
 @testable import TagEmulation
+import TestSupport
 
 /// The LibNFC wrapper's calls that the backend does not exercise, against the PN532 emulator.
 @Suite("LibNFC wrapper with the PN532 emulator", .serialized,

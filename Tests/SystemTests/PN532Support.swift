@@ -1,6 +1,7 @@
 import Foundation
 import ReaderCore
 import Testing
+import TestSupport
 
 /// Runs one of libnfc's tools with extra environment and a hard timeout (a hang fails the test).
 func runLibNFCTool(_ tool: String, _ args: [String], environment extra: [String: String],

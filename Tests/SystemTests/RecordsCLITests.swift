@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCTapKitTestSupport
 import Testing
 
 /// The record files of `inventory` and `kiosk` under faults a user will hit, through the CLI as
@@ -8,7 +9,7 @@ import Testing
 @Suite("records: output files under faults (command line)")
 struct RecordsCLITests {
     /// No pcscd, no libnfc device: what a machine with the daemon stopped gives.
-    static func noService(_ dir: InventoryTempDirectory) -> [String: String] {
+    static func noService(_ dir: TemporaryDirectory) -> [String: String] {
         ["PCSCLITE_CSOCK_NAME": dir.path("no-pcscd.comm"), "LIBNFC_DEVICE": "", "LIBNFC_DEFAULT_DEVICE": ""]
     }
 
@@ -17,7 +18,7 @@ struct RecordsCLITests {
     @Test("a file that is not an inventory (settings.json) is refused, exit 1, byte for byte untouched, even without pcscd",
           arguments: ["{\"important\": true}", "{\"important\": true}\n", "{\"seq\":1,\"time\":\"t\",\"uid\":\"04\"}\nnot ours\n"])
     func foreignFileUntouched(content: String) throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.path("settings.json")
         try content.write(toFile: path, atomically: false, encoding: .utf8)
         let r = try runCLI(["inventory", "--output", path, "--timeout", "1"], environment: Self.noService(dir))
@@ -28,7 +29,7 @@ struct RecordsCLITests {
 
     @Test("a symbolic link planted as --output is not followed: exit 1, its target untouched")
     func symlinkRefused() throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let target = dir.path("passwd-copy")
         try "root:x:0:0\n".write(toFile: target, atomically: false, encoding: .utf8)
         let link = dir.path("taps.jsonl")
@@ -41,7 +42,7 @@ struct RecordsCLITests {
 
     @Test("a FIFO nobody reads is refused at once (no hang, no tap confirmed into it)")
     func fifoRefused() throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let fifo = dir.path("taps.jsonl")
         #expect(mkfifo(fifo, 0o600) == 0)
         let r = try runCLI(["inventory", "--output", fifo, "--timeout", "1"], environment: Self.noService(dir), timeout: 20)
@@ -51,7 +52,7 @@ struct RecordsCLITests {
 
     @Test("a file locked by another process: inventory refused at the start, exit 1, naming the holder's PID")
     func lockedByThisProcess() throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.path("taps.jsonl")
         let fd = open(path, O_RDWR | O_CREAT, 0o644)
         #expect(fd >= 0)
@@ -65,7 +66,7 @@ struct RecordsCLITests {
         #expect(r.stderr.contains("\(path) is in use by process \(getpid())"))
     }
 
-    static func kioskConfig(_ dir: InventoryTempDirectory, output: String, extra: String = "") throws -> String {
+    static func kioskConfig(_ dir: TemporaryDirectory, output: String, extra: String = "") throws -> String {
         let config = dir.path("kiosk-\(UUID().uuidString).json")
         try #"{"action": "json", "output": "\#(output)", "backends": {"pcsc": true, "libnfc": []}\#(extra)}"#
             .write(toFile: config, atomically: true, encoding: .utf8)
@@ -74,7 +75,7 @@ struct RecordsCLITests {
 
     @Test("two kiosks (or a kiosk and an inventory) on one output: the second is refused naming the first's PID")
     func secondProcessRefused() throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let output = dir.path("taps.jsonl")
         let config = try Self.kioskConfig(dir, output: output)
         let first = try KioskProcess(arguments: ["kiosk", "--config", config], environment: Self.noService(dir))
@@ -92,7 +93,7 @@ struct RecordsCLITests {
 
     @Test("kiosk: an output that is not the kiosk's is refused at the start (exit 1) and left untouched")
     func kioskForeignOutput() throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let output = dir.path("notes.txt")
         try "shopping list\n".write(toFile: output, atomically: false, encoding: .utf8)
         let r = try runCLI(["kiosk", "--config", try Self.kioskConfig(dir, output: output)], environment: Self.noService(dir), timeout: 20)
@@ -103,7 +104,7 @@ struct RecordsCLITests {
 
     @Test("kiosk SIGHUP after logrotate moved the output: a new file is opened at the path, the kiosk goes on")
     func kioskSIGHUPReopens() throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let output = dir.path("taps.jsonl")
         let kiosk = try KioskProcess(arguments: ["kiosk", "--config", try Self.kioskConfig(dir, output: output)],
                                      environment: Self.noService(dir))
@@ -126,7 +127,7 @@ struct RecordsCLITests {
 
     @Test("kiosk timeoutSeconds out of range is refused at the start, naming the key", arguments: ["1e-9", "0.05", "7200"])
     func kioskTimeoutBounds(value: String) throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let config = try Self.kioskConfig(dir, output: dir.path("taps.jsonl"), extra: #", "timeoutSeconds": \#(value)"#)
         let r = try runCLI(["kiosk", "--config", config], environment: Self.noService(dir), timeout: 20)
         #expect(r.status == 1)

@@ -2,6 +2,7 @@
 import Foundation
 import NDEF
 @testable import NFCTapKit
+import NFCTapKitTestSupport
 import TagEmulation
 import Testing
 
@@ -26,7 +27,7 @@ extension PCSCSystemTests {
 
         @Test("SIGHUP (logrotate): inventory does not die; records after it go to a new file at the path")
         func sighupReopens() throws {
-            let dir = try InventoryTempDirectory()
+            let dir = try TemporaryDirectory()
             let path = dir.path("taps.jsonl")
             let cli = try LiveCLI(["inventory", "--output", path, "--reader", TestPCSCD.reader0])
             cli.waitFor("Inventory: tap tags")
@@ -49,7 +50,7 @@ extension PCSCSystemTests {
         /// the second record and then refuse the rest (EFBIG), as a full disk does (ENOSPC).
         @Test("the disk fills up mid-record: the partial record is cut back, the tap is red, exit 1, every line whole")
         func fileLimitMidRecord() throws {
-            let dir = try InventoryTempDirectory()
+            let dir = try TemporaryDirectory()
             let path = dir.path("taps.jsonl")
             // A record here is about 200 bytes: the first fits, the second is cut short.
             let cli = try LiveCLI(["inventory", "--output", path, "--reader", TestPCSCD.reader0],
@@ -70,7 +71,7 @@ extension PCSCSystemTests {
         /// gets 96 bytes in and then ENOSPC. The file is copied out after nfctap exits.
         @Test("a real full disk (ENOSPC on a 4 KiB tmpfs): the partial record is cut back, red, exit 1")
         func realDiskFull() throws {
-            let dir = try InventoryTempDirectory()
+            let dir = try TemporaryDirectory()
             let mountPoint = dir.path("small")
             try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
             var prefill = ""
@@ -109,7 +110,7 @@ extension PCSCSystemTests {
         /// back (red), never left as a partial line for the next one to be glued onto.
         @Test("kiosk on a real full disk: the partial line is cut back, the tap is red, the file still parses")
         func kioskRealDiskFull() throws {
-            let dir = try InventoryTempDirectory()
+            let dir = try TemporaryDirectory()
             let mountPoint = dir.path("small")
             try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
             let line = #"{"uid":"04A1B2C3D4E5F6","type":"type2","product":null,"capacity":null,"writable":null,"reader":"x"}"# + "\n"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Ring 3 helpers: which daemons scripts/test.sh started, and running the CLI as a user does.
 ///

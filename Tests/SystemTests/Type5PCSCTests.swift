@@ -1,5 +1,6 @@
 import Foundation
 import NFCTags
+import NFCTapKitTestSupport
 import TagEmulation
 import Testing
 
@@ -85,7 +86,7 @@ extension PCSCSystemTests {
 
         @Test("inventory records the ISO 15693 UID as the asset number")
         func inventory() throws {
-            let dir = try InventoryTempDirectory()
+            let dir = try TemporaryDirectory()
             let path = dir.path("assets.csv")
             let cli = try LiveCLI(["inventory", "--output", path])
             cli.waitFor("Inventory: tap tags")

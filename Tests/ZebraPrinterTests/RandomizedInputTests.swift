@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import ZebraPrinter
 
 /// Seeded random and mutated inputs: every one must give a value or a typed error, never a

@@ -27,16 +27,3 @@ let zq630Reply: [UInt8] = hostStatusReply("159,1,0,0249,000,0,0,0,000,0,0,0",
 /// A ready printer: every flag clear.
 let readyLines = ["030,0,0,1245,000,0,0,0,000,0,0,0", "001,0,0,0,1,2,6,0,00000000,1,000", "1234,0"]
 let readyReply = hostStatusReply(readyLines[0], readyLines[1], readyLines[2])
-
-/// SplitMix64: a small seeded generator so randomized tests are deterministic.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -14,11 +14,11 @@ final class TagOperation: Sendable {
     let presence: TagPresence
     private let state = Mutex(State())
 
-    // @unchecked: `link` is only abandoned through it, which `TagConnection.abandon()` allows from any thread.
-    private struct State: @unchecked Sendable {
+    private struct State {
         var settled = false
-        /// Weak: the connection is released where its owner drops it (the lane), not here.
-        weak var link: (any TagConnection)?
+        /// How to give up the connection the lane works through (`TagConnection.abandoner`): the
+        /// connection itself stays on the lane.
+        var abandon: (@Sendable () -> Void)?
     }
 
     init(lane: ReaderLane, presence: TagPresence) {
@@ -38,18 +38,19 @@ final class TagOperation: Sendable {
     }
 
     /// The connection the lane works through, abandoned if the operation was settled elsewhere.
+    /// Called on the lane.
     func attach(_ link: any TagConnection) {
-        let box = UncheckedBox(link)
+        let abandon = link.abandoner
         let late = state.withLock { s -> Bool in
-            s.link = box.value
+            s.abandon = abandon
             return s.settled
         }
-        if late { link.abandon() }
+        if late { abandon() }
     }
 
     /// Gives the connection up (from the engine queue, after winning `claim()`).
     func abandonLink() {
-        state.withLock { UncheckedBox($0.link) }.value?.abandon()
+        state.withLock { $0.abandon }?()
     }
 }
 
@@ -67,7 +68,7 @@ extension SessionEngine {
     ///   result instead (engine queue, error 100, tag connection lost) and the connection is abandoned.
     /// - When the session ends first, nothing is delivered; the connection is abandoned.
     /// Engine queue.
-    func runOnLane<T>(_ presence: TagPresence,
+    func runOnLane<T: Sendable>(_ presence: TagPresence,
                       work: @escaping @Sendable (TagOperation) -> T?,
                       expired: @escaping (NFCReaderError) -> T,
                       completion: @escaping (T) -> Void) {
@@ -92,16 +93,15 @@ extension SessionEngine {
                 }
             }
         }
-        let box = UncheckedBox(completion)
+        let completion = QueueBound(completion, on: queue)
         operation.lane.async { [weak self] in
             guard !operation.isSettled else { return }  // expired while queued behind a stuck exchange
             guard let result = work(operation) else { return }
-            let delivered = UncheckedBox(result)
             guard let self else { return }
             self.queue.async {
                 timer.action?.cancel()
                 self.inFlight[id] = nil
-                box.value(delivered.value)
+                completion.value(result)
             }
         }
     }
@@ -122,9 +122,8 @@ extension SessionEngine {
     }
 
     /// Closes `link` on its reader's lane, after any exchange still running there.
-    func closeOnLane(_ link: any TagConnection) {
-        let box = UncheckedBox(link)
-        ReaderLane.lane(for: link.tag.reader).async { box.value.disconnect() }
+    func closeOnLane(_ link: QueueBound<any TagConnection>) {
+        link.async { $0.disconnect() }
     }
 
     /// "5 s", "0.5 s".
@@ -142,11 +141,4 @@ final class DeadlineTimer: Sendable {
         get { scheduled.withLock { $0 } }
         set { scheduled.withLock { $0 = newValue } }
     }
-}
-
-/// Carries a non-Sendable value to another queue whose use of it is serialized by hand.
-// @unchecked: each use says which queue or lane owns the value (engine queue, one reader's lane, the session queue).
-struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

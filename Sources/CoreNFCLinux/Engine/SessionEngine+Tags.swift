@@ -4,7 +4,7 @@ import NFCTags
 import ReaderCore
 
 /// What reading one tag in a read-only session gave.
-enum TagReadOutcome {
+enum TagReadOutcome: Sendable {
     /// Decoded once; Core NFC's `NFCNDEFMessage` is made from it where a delegate or event needs one.
     case message(NDEFMessage)
     /// Nothing to deliver: not NDEF, empty, or not decodable. The session goes on.
@@ -230,7 +230,7 @@ extension SessionEngine {
         let exclusive = configuration.exclusiveAccess
         let identifiers = configuration.iso7816SelectIdentifiers
         let presence = tag.presence
-        runOnLane(presence, work: { operation -> Result<UncheckedBox<any TagConnection>, NFCReaderError>? in
+        runOnLane(presence, work: { operation -> Result<QueueBound<any TagConnection>, NFCReaderError>? in
             let link: any TagConnection
             do throws(ReaderError) {
                 link = try presence.backend.connect(to: presence.detected, exclusive: exclusive)
@@ -248,27 +248,27 @@ extension SessionEngine {
                 link.disconnect()
                 return nil
             }
-            return .success(UncheckedBox(link))
+            return .success(QueueBound(link, on: operation.lane))
         }, expired: { error in
             .failure(error)
         }, completion: { [self] result in
             switch result {
             case let .failure(error):
                 completion(error)
-            case let .success(box):
+            case let .success(link):
                 // The tag may have left while this one was opening.
                 if let error = usability(of: tag, needsConnection: false) {
-                    closeOnLane(box.value)
+                    closeOnLane(link)
                     return completion(error)
                 }
                 // A later connect(to:) replaced this one while both were opening (on two readers'
                 // lanes): it connected, and was dropped at once, as if the calls had run in turn.
                 guard ticket == connectRequests else {
-                    closeOnLane(box.value)
+                    closeOnLane(link)
                     return completion(nil)
                 }
                 dropConnection()
-                connection = ActiveConnection(tag: tag, link: box.value, makeOperations: environment.makeNDEFOperations)
+                connection = ActiveConnection(tag: tag, link: link, makeOperations: environment.makeNDEFOperations)
                 state.withLock { $0.connectedTag = tag }
                 completion(nil)
             }
@@ -282,7 +282,7 @@ extension SessionEngine {
         state.withLock { s in
             if s.connectedTag === current.tag { s.connectedTag = nil }
         }
-        closeOnLane(current.link)
+        closeOnLane(current.bound)
     }
 
     /// Why `tag` cannot be used now, or nil.
@@ -306,14 +306,12 @@ extension SessionEngine {
     /// deadline; the result goes to `completion` on the session queue. Errors become
     /// `NFCReaderError` for `kind`. A tag that does not answer in time is reported lost (100) and
     /// its connection dropped: `connect(to:)` it again.
-    func perform<T>(_ tag: SessionTag, kind: TagOperationKind,
-                    _ body: @escaping @Sendable (ActiveConnection) throws -> T,
-                    completion: @escaping @Sendable (Result<T, NFCReaderError>) -> Void) {
+    func perform<T: Sendable>(_ tag: SessionTag, kind: TagOperationKind,
+                              _ body: @escaping @Sendable (ActiveConnection) throws -> T,
+                              completion: @escaping @Sendable (Result<T, NFCReaderError>) -> Void) {
         queue.async {
-            // T may be a message (not Sendable, as on iOS): made on the lane, handed over once.
             let deliver: (Result<T, NFCReaderError>) -> Void = { result in
-                let result = UncheckedBox(result)
-                self.sessionQueue.async { completion(result.value) }
+                self.sessionQueue.async { completion(result) }
             }
             if let error = self.usability(of: tag, needsConnection: true) {
                 return deliver(.failure(error))
@@ -321,7 +319,7 @@ extension SessionEngine {
             guard let connection = self.connection else {
                 return deliver(.failure(NFCReaderError(.readerTransceiveErrorTagNotConnected)))
             }
-            self.runOnLane(tag.presence, work: { operation -> UncheckedBox<Result<T, NFCReaderError>>? in
+            self.runOnLane(tag.presence, work: { operation -> Result<T, NFCReaderError>? in
                 operation.attach(connection.link)
                 let result: Result<T, NFCReaderError>
                 do {
@@ -329,12 +327,12 @@ extension SessionEngine {
                 } catch {
                     result = .failure(NFCReaderError.from(error, during: kind))
                 }
-                return operation.claim() ? UncheckedBox(result) : nil
+                return operation.claim() ? result : nil
             }, expired: { error in
                 if self.connection === connection { self.dropConnection() }
-                return UncheckedBox(.failure(error))
-            }, completion: { box in
-                deliver(box.value)
+                return .failure(error)
+            }, completion: { result in
+                deliver(result)
             })
         }
     }

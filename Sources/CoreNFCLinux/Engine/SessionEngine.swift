@@ -34,7 +34,7 @@ extension SessionEngineHost {
 /// operation deadline, so a stuck card holds only its own reader (SessionEngine+Lanes.swift).
 /// State read from other threads sits behind `state`; what the engine queue owns sits in
 /// `confined`, which traps when touched from any other context.
-// @unchecked: `host` (weak) is set once before `begin()`; all other mutable state is in `state` (a Mutex) or `confined` (QueueBound).
+// @unchecked: `host` (weak, the session: not Sendable, as on iOS) is set once before `begin()`; all other mutable state is in `state` (a Mutex) or `confined` (QueueBound).
 final class SessionEngine: @unchecked Sendable {
     enum Phase { case idle, starting, active, invalidated }
 
@@ -407,7 +407,7 @@ final class SessionEngine: @unchecked Sendable {
     /// Runs `action` on the session queue after `delay` of the session clock, if still active then.
     /// `action` is the app's code (not Sendable, as on iOS): it runs on the session queue only.
     func scheduleOnSessionQueue(after delay: Duration, _ action: @escaping () -> Void) {
-        let action = UncheckedBox(action)
+        let action = QueueBound(action, on: sessionQueue)
         _ = environment.clock.schedule(after: delay) { [weak self] in
             guard let self else { return }
             self.sessionQueue.async {
@@ -460,7 +460,7 @@ final class SessionEngine: @unchecked Sendable {
         // handled, the reader's feedback being given) is let finish before the end is announced.
         let concluding = inFlight.values.filter { $0.operation.isSettled }.map(\.operation.lane)
         abandonOperations()
-        if let link = connection?.link { closeOnLane(link) }
+        if let link = connection?.bound { closeOnLane(link) }
         connection = nil
         present = []
         readers = [:]
@@ -480,7 +480,7 @@ final class SessionEngine: @unchecked Sendable {
     private func afterConclusions(on lanes: [ReaderLane], _ body: @escaping () -> Void) {
         guard !lanes.isEmpty else { return body() }
         let once = OnceFlag()
-        let body = UncheckedBox(body)  // runs on the engine queue, once
+        let body = QueueBound(body, on: queue)  // runs on the engine queue, once
         let group = DispatchGroup()
         for lane in lanes {
             group.enter()

@@ -33,32 +33,39 @@ final class TagPresence: Sendable {
     }
 }
 
-/// An open connection and, made on first use, the NDEF logic on top of it.
-// @unchecked: the link and its NDEF logic are used on the tag's reader lane only, one operation at a time.
-final class ActiveConnection: @unchecked Sendable {
+/// An open connection and, made on first use, the NDEF logic on top of it. Held by the engine
+/// queue; the connection and its NDEF logic are used on the tag's reader lane only, one operation
+/// at a time, and trap elsewhere (`QueueBound`).
+final class ActiveConnection: Sendable {
     let tag: SessionTag
-    let link: any TagConnection
-    private let makeOperations: (any TagConnection) throws -> any NDEFTagOperations
-    private var operations: (any NDEFTagOperations)?
+    /// The connection, owned by the tag's reader lane.
+    let bound: QueueBound<any TagConnection>
+    private let makeOperations: @Sendable (any TagConnection) throws -> any NDEFTagOperations
+    private let operations: QueueBound<(any NDEFTagOperations)?>
 
-    init(tag: SessionTag, link: any TagConnection, makeOperations: @escaping (any TagConnection) throws -> any NDEFTagOperations) {
+    init(tag: SessionTag, link: QueueBound<any TagConnection>,
+         makeOperations: @escaping @Sendable (any TagConnection) throws -> any NDEFTagOperations) {
         self.tag = tag
-        self.link = link
+        self.bound = link
         self.makeOperations = makeOperations
+        self.operations = QueueBound(nil, on: ReaderLane.lane(for: tag.presence.detected.reader))
     }
 
-    /// The Type 2 / Type 4 NDEF logic for this tag.
+    /// The connection; on the tag's reader lane only.
+    var link: any TagConnection { bound.value }
+
+    /// The Type 2 / Type 4 NDEF logic for this tag (reader lane).
     /// - Throws: whatever the factory throws (`TagError.unsupported` for other tags).
     func ndef() throws -> any NDEFTagOperations {
-        if let operations { return operations }
+        if let made = operations.value { return made }
         let made = try makeOperations(link)
-        operations = made
+        operations.value = made
         return made
     }
 
     /// An APDU went over the channel outside the NDEF logic (`sendCommand`): the file the Type 4
-    /// logic remembers as selected may not be any more.
+    /// logic remembers as selected may not be any more (reader lane).
     func channelUsedDirectly() {
-        (operations as? Type4Tag)?.forgetState()
+        (operations.value as? Type4Tag)?.forgetState()
     }
 }

@@ -35,9 +35,11 @@ final class LibNFCTagConnection: TagConnection {
     }
 
     /// Later exchanges fail at once; a blocking one is interrupted with `nfc_abort_command`.
-    func abandon() {
-        exchanger.abandoned.raise()
-        slot.abort()
+    var abandoner: @Sendable () -> Void {
+        { [abandoned = exchanger.abandoned, slot] in
+            abandoned.raise()
+            slot.abort()
+        }
     }
 
     deinit { disconnect() }

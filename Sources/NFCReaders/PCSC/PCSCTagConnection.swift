@@ -135,8 +135,8 @@ public final class PCSCTagConnection: TagConnection {
     /// stuck, and `SCardCancel` only ends `SCardGetStatusChange`: the stuck call returns when the
     /// card answers, leaves or pcscd's driver gives up. The connection has its own context, so
     /// other readers are not held meanwhile.
-    public func abandon() {
-        transceiver.abandoned.raise()
+    public var abandoner: @Sendable () -> Void {
+        { [abandoned = transceiver.abandoned] in abandoned.raise() }
     }
 }
 

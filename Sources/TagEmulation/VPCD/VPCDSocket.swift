@@ -1,13 +1,15 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// One TCP connection to vpcd and its framing: every message, both ways, is a 2-byte
 /// big-endian length then the payload (docs/tags-and-readers.md §5).
-// @unchecked: `closed` is touched only by the owning thread (close, send, receive); others only call shutdown(2), safe from any thread.
-final class VPCDSocket: @unchecked Sendable {
+/// The owning thread closes, sends and receives; others only call `shutdownBoth()` (shutdown(2) is
+/// safe from any thread).
+final class VPCDSocket: Sendable {
     let fd: Int32
-    private var closed = false
+    private let closed = Atomic(false)
 
     private init(fd: Int32) { self.fd = fd }
 
@@ -16,8 +18,7 @@ final class VPCDSocket: @unchecked Sendable {
     /// Closes the connection now (vpcd sees the card removed). Idempotent; call it from the
     /// thread that owns the socket.
     func close() {
-        guard !closed else { return }
-        closed = true
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         _ = Glibc.close(fd)
     }
 

@@ -261,9 +261,11 @@ final class VirtualTagConnection: TagConnection {
 
     /// Later exchanges fail at once; an exchange stalled by `InjectedFault.stall` is released
     /// (as a real reader's driver giving up), so abandoned work never keeps a thread.
-    func abandon() {
-        abandoned.raise()
-        reader.plan.releaseStalls()
+    var abandoner: @Sendable () -> Void {
+        { [abandoned, plan = reader.plan] in
+            abandoned.raise()
+            plan.releaseStalls()
+        }
     }
 
     func disconnect() {

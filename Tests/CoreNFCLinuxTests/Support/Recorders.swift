@@ -1,6 +1,7 @@
 @testable import CoreNFCLinux
 import Foundation
 import Synchronization
+import TestSupport
 
 /// What a delegate saw, in order, and on which queue.
 enum Callback {

@@ -7,19 +7,19 @@ import Testing
 /// fault, each cell checked for "a typed error or the right data, never wrong data", tear safety
 /// and recovery on the same path. Ring 2 drives the PC/SC path in process; the libnfc path is
 /// the same matrix in Tests/SystemTests/FaultMatrixLibNFCTests.swift.
-enum FaultMatrix {
+package enum FaultMatrix {
     /// The tag models of the matrix, with the messages each carries before and after a write.
-    enum Model: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    package enum Model: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case ntag213, ntag215, ntag216, ultralightEV1, type4v2, type4v3
 
-        var testDescription: String { rawValue }
+        package var testDescription: String { rawValue }
 
-        var isType4: Bool { self == .type4v2 || self == .type4v3 }
+        package var isType4: Bool { self == .type4v2 || self == .type4v3 }
 
         /// Sizes chosen to cross each format's length boundaries without making the Identiv
         /// profile (one page per exchange) slow: NTAG215/216 go from a 1-byte to a 3-byte TLV
         /// length, the Type 4 messages need two READ/UPDATE chunks at MLe/MLc 246.
-        var sizes: (old: Int, new: Int) {
+        package var sizes: (old: Int, new: Int) {
             switch self {
             case .ntag213: return (60, 137)
             case .ntag215: return (100, 300)
@@ -30,11 +30,11 @@ enum FaultMatrix {
             }
         }
 
-        var oldMessage: [UInt8] { FaultMatrix.message(sizes.old, seed: 1) }
-        var newMessage: [UInt8] { FaultMatrix.message(sizes.new, seed: 2) }
+        package var oldMessage: [UInt8] { FaultMatrix.message(sizes.old, seed: 1) }
+        package var newMessage: [UInt8] { FaultMatrix.message(sizes.new, seed: 2) }
 
         /// A fresh tag holding `oldMessage`.
-        func makeTag() throws -> VirtualTag {
+        package func makeTag() throws -> VirtualTag {
             switch self {
             case .ntag213: return try VirtualType2Tag(product: .ntag213, uid: uid, ndef: oldMessage)
             case .ntag215: return try VirtualType2Tag(product: .ntag215, uid: uid, ndef: oldMessage)
@@ -46,14 +46,14 @@ enum FaultMatrix {
         }
     }
 
-    enum Operation: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    package enum Operation: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case read, write, lock
-        var testDescription: String { rawValue }
+        package var testDescription: String { rawValue }
     }
 
     /// The faults of one cell. Replies are derived from the uninterrupted run's reply at the same
     /// exchange, so "short" and "long" keep the status word where there is one.
-    enum Fault: String, CaseIterable, Sendable {
+    package enum Fault: String, CaseIterable, Sendable {
         /// The tag leaves the field at this exchange and stays away until re-presented.
         case tagRemoved
         /// This one exchange gets no answer.
@@ -67,7 +67,7 @@ enum FaultMatrix {
         /// Error status words instead of the answer.
         case status6300, status6A82, status6982
 
-        var statusWord: (UInt8, UInt8)? {
+        package var statusWord: (UInt8, UInt8)? {
             switch self {
             case .status6300: return (0x63, 0x00)
             case .status6A82: return (0x6A, 0x82)
@@ -78,7 +78,7 @@ enum FaultMatrix {
 
         /// Installs the fault at exchange `k` of `plan`; `clean` is the answer the uninterrupted
         /// run got there, and `hasStatusWord` says whether answers end with SW1 SW2.
-        func install(at k: Int, on plan: FaultPlan, clean: [UInt8], hasStatusWord: Bool) {
+        package func install(at k: Int, on plan: FaultPlan, clean: [UInt8], hasStatusWord: Bool) {
             let sw = hasStatusWord ? 2 : 0
             switch self {
             case .tagRemoved:
@@ -99,23 +99,23 @@ enum FaultMatrix {
         }
     }
 
-    static let uid: [UInt8] = [0x04, 0x5A, 0x2C, 0x91, 0x6E, 0x3F, 0x80]
+    package static let uid: [UInt8] = [0x04, 0x5A, 0x2C, 0x91, 0x6E, 0x3F, 0x80]
 
     /// `n` bytes of a counting pattern; different seeds never agree on the first bytes.
-    static func message(_ n: Int, seed: Int) -> [UInt8] {
+    package static func message(_ n: Int, seed: Int) -> [UInt8] {
         (0 ..< n).map { UInt8(truncatingIfNeeded: $0 * 7 + seed * 13 + 1) }
     }
 
     /// What one cell found; `failures` are the broken rules (empty: the cell passed).
-    struct CellResult {
-        var outcome: String
-        var failures: [String] = []
+    package struct CellResult {
+        package var outcome: String
+        package var failures: [String] = []
     }
 }
 
 /// One way of reaching a tag that the matrix drives: fresh operation objects (a new connection
 /// each time), the fault plan of the exchanges, and re-presenting the tag.
-protocol FaultMatrixPath {
+package protocol FaultMatrixPath {
     var plan: FaultPlan { get }
     /// Whether each answer ends with SW1 SW2 (PC/SC: always; libnfc Type 2: never).
     var answersCarryStatusWord: Bool { get }
@@ -126,21 +126,22 @@ protocol FaultMatrixPath {
 }
 
 /// Answers in exchange order, from a clean run.
-final class ReplyLog {
-    var replies: [[UInt8]] = []
+package final class ReplyLog {
+    package var replies: [[UInt8]] = []
+    package init() {}
 }
 
 /// A transceiver that records each answer before passing it on.
-final class RecordingTransceiver: Transceiver {
-    let inner: Transceiver
-    let log: ReplyLog
+package final class RecordingTransceiver: Transceiver {
+    package let inner: Transceiver
+    package let log: ReplyLog
 
-    init(_ inner: Transceiver, log: ReplyLog) {
+    package init(_ inner: Transceiver, log: ReplyLog) {
         self.inner = inner
         self.log = log
     }
 
-    func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
+    package func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
         let reply = try inner.transceive(command)
         log.replies.append(reply)
         return reply
@@ -149,19 +150,19 @@ final class RecordingTransceiver: Transceiver {
 
 /// The PC/SC path in process: APDUs to an `EmulatedPCSCReader` of a given profile (pseudo-APDUs
 /// for Type 2, APDUs passed through for ISO-DEP), exactly what pcscd + vpcd carry.
-final class PCSCMatrixPath: FaultMatrixPath {
-    let reader: EmulatedPCSCReader
-    let tag: VirtualTag
+package final class PCSCMatrixPath: FaultMatrixPath {
+    package let reader: EmulatedPCSCReader
+    package let tag: VirtualTag
 
-    init(tag: VirtualTag, profile: PCSCReaderProfile) {
+    package init(tag: VirtualTag, profile: PCSCReaderProfile) {
         self.tag = tag
         reader = EmulatedPCSCReader(profile: profile, tag: tag)
     }
 
-    var plan: FaultPlan { reader.plan }
-    var answersCarryStatusWord: Bool { true }
+    package var plan: FaultPlan { reader.plan }
+    package var answersCarryStatusWord: Bool { true }
 
-    func operations(record: ((ReplyLog) -> Void)?) -> NDEFTagOperations {
+    package func operations(record: ((ReplyLog) -> Void)?) -> NDEFTagOperations {
         var transceiver: Transceiver = EmulatedPCSCTransceiver(reader: reader)
         if let record {
             let log = ReplyLog()
@@ -172,7 +173,7 @@ final class PCSCMatrixPath: FaultMatrixPath {
         return Type2Tag(link: PseudoAPDUType2Link(transceiver: transceiver, profile: reader.profile))
     }
 
-    func represent() {
+    package func represent() {
         plan.reset()
         reader.tag = tag // re-activates it, as a new tap does
     }
@@ -182,7 +183,7 @@ extension FaultMatrix {
     /// The cells of one (model, path, operation): runs the operation once cleanly to learn the
     /// exchanges and answers, then every fault at every exchange index on a fresh tag.
     /// - Returns: the number of cells and the failed ones with what went wrong.
-    static func run(_ model: Model, _ operation: Operation,
+    package static func run(_ model: Model, _ operation: Operation,
                     makePath: (VirtualTag) throws -> FaultMatrixPath) throws -> (cells: Int, failed: [String]) {
         // 1. The clean run: the answers at each exchange.
         let cleanPath = try makePath(try model.makeTag())
@@ -211,12 +212,12 @@ extension FaultMatrix {
         return (cells, failed)
     }
 
-    struct MatrixError: Error, CustomStringConvertible {
-        let description: String
-        init(_ d: String) { description = d }
+    package struct MatrixError: Error, CustomStringConvertible {
+        package let description: String
+        package init(_ d: String) { description = d }
     }
 
-    static func perform(_ operation: Operation, on ops: NDEFTagOperations, model: Model) throws {
+    package static func perform(_ operation: Operation, on ops: NDEFTagOperations, model: Model) throws {
         switch operation {
         case .read:
             let bytes = try ops.readNDEF()
@@ -228,7 +229,7 @@ extension FaultMatrix {
 
     /// One cell: the fault, the operation, then re-present the tag and check what it holds
     /// through a new connection on the same path.
-    static func cell(_ model: Model, _ operation: Operation, fault: Fault, at k: Int, clean: [UInt8],
+    package static func cell(_ model: Model, _ operation: Operation, fault: Fault, at k: Int, clean: [UInt8],
                      path: FaultMatrixPath) -> CellResult {
         var result = CellResult(outcome: "")
         var succeeded = false
@@ -268,7 +269,7 @@ extension FaultMatrix {
     /// nil: any `TagError` is right (short, long and garbled answers, an unanswered exchange
     /// that the link may recover from or report in its own terms, and "status words" on a path
     /// whose answers have none: native Type 2 frames through libnfc, where 2 bytes are garbage).
-    static func expectedErrorRule(fault: Fault, model: Model, statusWords: Bool) -> ((TagError) -> Bool)? {
+    package static func expectedErrorRule(fault: Fault, model: Model, statusWords: Bool) -> ((TagError) -> Bool)? {
         switch fault {
         case .tagRemoved:
             return { $0 == .tagLost }
@@ -289,7 +290,7 @@ extension FaultMatrix {
     /// may. Read: the message. Write: old, empty or new (new if the write reported success).
     /// Lock: the message unchanged; locking again completes and the tag reports read-only.
     /// - Returns: the broken rule, or nil.
-    static func checkFinalState(after operation: Operation, succeeded: Bool, path: FaultMatrixPath,
+    package static func checkFinalState(after operation: Operation, succeeded: Bool, path: FaultMatrixPath,
                                 model: Model) -> String? {
         let read: [UInt8]
         do {
@@ -318,7 +319,7 @@ extension FaultMatrix {
         return nil
     }
 
-    static func describe(_ read: [UInt8], _ old: [UInt8], _ new: [UInt8]) -> String {
+    package static func describe(_ read: [UInt8], _ old: [UInt8], _ new: [UInt8]) -> String {
         read == old ? "the old message" : read == new ? "the new message" : read.isEmpty ? "an empty message"
             : "\(read.count) bytes that are neither old nor new"
     }

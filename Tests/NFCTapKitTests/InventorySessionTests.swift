@@ -2,6 +2,7 @@
 import Foundation
 import NDEF
 @testable import NFCTapKit
+import NFCTapKitTestSupport
 import RecordOutput
 import TagEmulation
 import Testing
@@ -142,7 +143,7 @@ struct InventorySessionTests {
 
     @Test("appending to an inventory file: numbering goes on after its records")
     func numberingGoesOn() throws {
-        let dir = try InventoryTempDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.path("taps.jsonl")
         for run in 0..<2 {
             let h = try InventoryHarness(readers: ["Desk A"], path: path)

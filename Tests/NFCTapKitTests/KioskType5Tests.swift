@@ -2,6 +2,7 @@ import CoreNFCLinux
 import Foundation
 import NDEF
 @testable import NFCTapKit
+import NFCTapKitTestSupport
 import TagEmulation
 import Testing
 

@@ -5,12 +5,13 @@ import ReaderCore
 import Synchronization
 import TagEmulation
 import Testing
-@testable import NFCTapKit
+import NFCTapKit
+import TestSupport
 
 /// Collects what a `KioskRunner` reports (events and log lines) and lets a test wait, without
 /// blocking a thread, for what it expects next. Deadlines only keep a broken build from hanging
 /// the run; they are never what a test asserts.
-final class KioskRecorder: Sendable {
+package final class KioskRecorder: Sendable {
     private struct Waiter {
         var done: @Sendable ([KioskEvent], [String]) -> Bool
         var continuation: CheckedContinuation<Bool, Never>
@@ -24,11 +25,11 @@ final class KioskRecorder: Sendable {
 
     private let state = Mutex(State())
 
-    var observe: @Sendable (KioskEvent) -> Void {
+    package var observe: @Sendable (KioskEvent) -> Void {
         { [self] event in changed { $0.events.append(event) } }
     }
 
-    var sink: @Sendable (String) -> Void {
+    package var sink: @Sendable (String) -> Void {
         { [self] line in changed { $0.lines.append(String(line.dropLast())) } }
     }
 
@@ -44,12 +45,12 @@ final class KioskRecorder: Sendable {
         for c in ready { c.resume(returning: true) }
     }
 
-    var events: [KioskEvent] { state.withLock { $0.events } }
+    package var events: [KioskEvent] { state.withLock { $0.events } }
     /// Log lines without their newline.
-    var lines: [String] { state.withLock { $0.lines } }
+    package var lines: [String] { state.withLock { $0.lines } }
 
     /// Suspends until `done` holds for the events and lines so far.
-    func until(_ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+    package func until(_ what: String, sourceLocation: SourceLocation = #_sourceLocation,
                _ done: @escaping @Sendable ([KioskEvent], [String]) -> Bool) async {
         let id = UUID()
         let met = await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
@@ -71,22 +72,22 @@ final class KioskRecorder: Sendable {
     }
 
     /// Waits until `count` events satisfy `match`.
-    func wait(for what: String, count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation,
+    package func wait(for what: String, count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation,
               _ match: @escaping @Sendable (KioskEvent) -> Bool) async {
         await until("\(count) × \(what)", sourceLocation: sourceLocation) { events, _ in events.filter(match).count >= count }
     }
 
     /// Waits until a log line equal to `line` was written.
-    func waitForLine(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) async {
+    package func waitForLine(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) async {
         await until("log line \(line)", sourceLocation: sourceLocation) { _, lines in lines.contains(line) }
     }
 
     /// Waits for the `n`th tap in all (1-based).
-    func waitForTaps(_ n: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+    package func waitForTaps(_ n: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
         await wait(for: "tap", count: n, sourceLocation: sourceLocation) { if case .tap = $0 { true } else { false } }
     }
 
-    func waitForReader(_ name: String, added: Bool, count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) async {
+    package func waitForReader(_ name: String, added: Bool, count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) async {
         await wait(for: added ? "readerAdded \(name)" : "readerRemoved \(name)", count: count, sourceLocation: sourceLocation) {
             switch $0 {
             case let .readerAdded(n): return added && n == name
@@ -96,34 +97,34 @@ final class KioskRecorder: Sendable {
         }
     }
 
-    var taps: [(uid: String, succeeded: Bool, duplicate: Bool)] {
+    package var taps: [(uid: String, succeeded: Bool, duplicate: Bool)] {
         events.compactMap { if case let .tap(uid, _, ok, dup) = $0 { (uid, ok, dup) } else { nil } }
     }
 }
 
 /// Time the runner sees, moved by the test.
-final class KioskTestClock: Sendable {
+package final class KioskTestClock: Sendable {
     private let current = Mutex(ContinuousClock.now)
 
-    var now: ContinuousClock.Instant { current.withLock { $0 } }
-    func advance(_ d: Duration) { current.withLock { $0 += d } }
+    package var now: ContinuousClock.Instant { current.withLock { $0 } }
+    package func advance(_ d: Duration) { current.withLock { $0 += d } }
 }
 
 /// A `KioskRunner` over a `VirtualReaderBackend`, running in a task.
-final class KioskHarness: Sendable {
-    let backend: VirtualReaderBackend
-    let recorder = KioskRecorder()
-    let clock = KioskTestClock()
-    let runner: KioskRunner
+package final class KioskHarness: Sendable {
+    package let backend: VirtualReaderBackend
+    package let recorder = KioskRecorder()
+    package let clock = KioskTestClock()
+    package let runner: KioskRunner
     /// Every backoff delay the runner asked for.
-    let delays = Locked<[Duration]>([])
+    package let delays = Locked<[Duration]>([])
     private let running = Mutex<Task<Void, Never>?>(nil)
 
-    static let reader = "Kiosk Reader A"
+    package static let reader = "Kiosk Reader A"
 
     /// - Parameters:
     ///   - onSleep: called with each backoff delay (after it is recorded), before the sleep returns.
-    init(_ configuration: KioskConfiguration, readers: [String] = [KioskHarness.reader], quiet: Bool = false,
+    package init(_ configuration: KioskConfiguration, readers: [String] = [KioskHarness.reader], quiet: Bool = false,
          makeAction: (@Sendable (KioskConfiguration) throws -> any KioskAction)? = nil,
          onSleep: @escaping @Sendable (Duration) -> Void = { _ in }) throws {
         let backend = VirtualReaderBackend(readerNames: readers)
@@ -144,14 +145,14 @@ final class KioskHarness: Sendable {
     }
 
     /// Starts the runner; returns once its readers are there (when `waitForReaders`).
-    func start(waitForReaders: [String] = [KioskHarness.reader]) async {
+    package func start(waitForReaders: [String] = [KioskHarness.reader]) async {
         let runner = self.runner
         running.withLock { $0 = Task { await runner.run() } }
         for name in waitForReaders { await recorder.waitForReader(name, added: true) }
     }
 
     /// Places `tag` and waits until the kiosk handled it (the `n`th tap in all), then takes it away.
-    func tap(_ tag: VirtualTag, on reader: String = KioskHarness.reader, expectTap n: Int,
+    package func tap(_ tag: VirtualTag, on reader: String = KioskHarness.reader, expectTap n: Int,
              sourceLocation: SourceLocation = #_sourceLocation) async {
         backend.place(tag, on: reader)
         await recorder.waitForTaps(n, sourceLocation: sourceLocation)
@@ -159,39 +160,39 @@ final class KioskHarness: Sendable {
     }
 
     /// Stops the runner and waits until `run()` returned (every feedback is given by then).
-    func stop() async {
+    package func stop() async {
         runner.stop()
         await recorder.wait(for: "stopped") { if case .stopped = $0 { true } else { false } }
         await running.withLock { $0 }?.value
     }
 
-    var feedback: [ReaderFeedback] { backend.feedbackLog.map(\.feedback) }
+    package var feedback: [ReaderFeedback] { backend.feedbackLog.map(\.feedback) }
 }
 
 /// Test tags, each with its own UID.
-enum KioskTags {
-    static func uid(_ n: UInt8) -> [UInt8] { [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, n] }
+package enum KioskTags {
+    package static func uid(_ n: UInt8) -> [UInt8] { [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, n] }
 
-    static func uri(_ uri: String, uid n: UInt8) throws -> VirtualType2Tag {
+    package static func uri(_ uri: String, uid n: UInt8) throws -> VirtualType2Tag {
         try VirtualType2Tag(product: .ntag213, uid: uid(n), ndef: try NDEFMessage(records: [.uri(uri)]).encoded())
     }
 
-    static func zebra(uid n: UInt8) -> VirtualType2Tag { .zebraZQ320(uid: uid(n)) }
+    package static func zebra(uid n: UInt8) -> VirtualType2Tag { .zebraZQ320(uid: uid(n)) }
 
-    static func text(_ text: String) throws -> VirtualType4Tag {
+    package static func text(_ text: String) throws -> VirtualType4Tag {
         VirtualType4Tag(version: .v2, ndef: try NDEFMessage(records: [try .text(text, language: "en")]).encoded())
     }
 }
 
 /// A fresh directory for one kiosk test.
-func kioskDirectory() throws -> URL {
+package func kioskDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("nfctap-kiosk-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
 
 /// The JSON lines of a file, parsed.
-func jsonLines(_ path: String) throws -> [[String: Any]] {
+package func jsonLines(_ path: String) throws -> [[String: Any]] {
     let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     return try text.split(separator: "\n").map { line in
         try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -199,6 +200,6 @@ func jsonLines(_ path: String) throws -> [[String: Any]] {
 }
 
 /// A configuration from JSON text; programs are looked up for real.
-func kioskConfiguration(_ json: String) throws -> KioskConfiguration {
+package func kioskConfiguration(_ json: String) throws -> KioskConfiguration {
     try KioskConfiguration.parse(Data(json.utf8), source: "test.json")
 }

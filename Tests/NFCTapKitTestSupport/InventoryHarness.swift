@@ -1,28 +1,29 @@
-@testable import CoreNFCLinux
+import CoreNFCLinux
 import Foundation
 import NDEF
-@testable import NFCTapKit
+import NFCTapKit
 import ReaderCore
 import RecordOutput
 import TagEmulation
 import Testing
+import TestSupport
 
 /// A temporary directory removed when the value is dropped.
-final class InventoryTempDirectory: Sendable {
-    let url: URL
+package final class TemporaryDirectory: Sendable {
+    package let url: URL
 
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("nfctap-inventory-\(UUID().uuidString)")
+    package init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("nfctap-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
     }
 
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    package func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
 /// RFC 4180 records of a CSV text (the test's own reader, to check what the writer wrote).
-func parseCSV(_ text: String) -> [[String]] {
+package func parseCSV(_ text: String) -> [[String]] {
     var records: [[String]] = []
     var record: [String] = []
     var field = ""
@@ -52,53 +53,55 @@ func parseCSV(_ text: String) -> [[String]] {
 }
 
 /// JSON objects of a JSON Lines text (every line must be one).
-func parseJSONLines(_ text: String) throws -> [[String: Any]] {
+package func parseJSONLines(_ text: String) throws -> [[String: Any]] {
     try text.split(separator: "\n").map { line in
         try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not an object: \(line)")
     }
 }
 
 /// An NTAG213 with one URI or text record.
-func inventoryTag(uid: UInt8, uri: String) throws -> VirtualType2Tag {
+package func inventoryTag(uid: UInt8, uri: String) throws -> VirtualType2Tag {
     try VirtualType2Tag(product: .ntag213, uid: [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, uid],
                         ndef: NDEFMessage(records: [.uri(uri)]).encoded())
 }
 
-func inventoryTag(uid: UInt8, text: String) throws -> VirtualType2Tag {
+package func inventoryTag(uid: UInt8, text: String) throws -> VirtualType2Tag {
     try VirtualType2Tag(product: .ntag213, uid: [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, uid],
                         ndef: NDEFMessage(records: [.text(text, language: "en")]).encoded())
 }
 
 /// One in-process inventory: virtual readers, the real session, recorder and output file.
-final class InventoryHarness: Sendable {
-    let backend: VirtualReaderBackend
-    let directory: InventoryTempDirectory
-    let path: String
-    let recorder: InventoryRecorder
-    let run: InventoryRun
+package final class InventoryHarness: Sendable {
+    package let backend: VirtualReaderBackend
+    package let directory: TemporaryDirectory
+    package let path: String
+    package let recorder: InventoryRecorder
+    package let run: InventoryRun
     /// The record file, closed by `stop()` (a second writer of it in this process is refused while
     /// it is open, as in two processes).
-    let recordFile: DurableRecordFile
+    package let recordFile: DurableRecordFile
     /// Records as the recorder confirmed them (after the sync, before the reader's feedback).
-    let confirmed = DemoInbox<(record: InventoryRecord, complete: Bool)>()
+    package let confirmed = DemoInbox<(record: InventoryRecord, complete: Bool)>()
     /// At each confirmation: (feedback signals so far, records in the file).
-    let observed = Locked<[(feedback: Int, fileRecords: Int)]>([])
+    package let observed = Locked<[(feedback: Int, fileRecords: Int)]>([])
     /// The recorder's monotonic time, set by the test before each tap.
-    let elapsed = Locked<Duration>(.zero)
-    let warnings: [String]
+    package let elapsed = Locked<Duration>(.zero)
+    package let warnings: [String]
 
-    init(readers: [String] = ["Desk A", "Desk B"], format: InventoryFormat = .jsonl,
+    package init(readers: [String] = ["Desk A", "Desk B"], format: InventoryFormat = .jsonl,
          file: String = "inventory.jsonl", path: String? = nil, duplicateWindow: Duration = .seconds(5),
          calls: FileCalls = .system) throws {
         backend = VirtualReaderBackend(readerNames: readers)
-        directory = try InventoryTempDirectory()
+        directory = try TemporaryDirectory()
         self.path = path ?? directory.path(file)
         var warnings: [String] = []
         let output = try InventoryOutput(path: self.path, format: format, calls: calls) { warnings.append($0) }
         self.recordFile = output.file
         self.warnings = warnings
         let elapsed = self.elapsed
-        let clock = InventoryRecorder.Clock(wall: { Date(timeIntervalSince1970: 1_700_000_000.25) }, monotonic: { elapsed.current })
+        var clock = InventoryRecorder.Clock.system
+        clock.wall = { Date(timeIntervalSince1970: 1_700_000_000.25) }
+        clock.monotonic = { elapsed.current }
         let confirmed = self.confirmed, observed = self.observed, backend = self.backend
         let filePath = self.path
         recorder = InventoryRecorder(output: output, duplicateWindow: duplicateWindow, clock: clock) { record, complete, _ in
@@ -114,30 +117,30 @@ final class InventoryHarness: Sendable {
         run = InventoryRun(environment: environment, readerFilter: .all, timeLimit: nil) { recorder.handle($0) }
     }
 
-    func start() { run.start() }
+    package func start() { run.start() }
 
     /// Puts `tag` on `reader` at `time` (the recorder's monotonic clock) and waits for its record.
     @discardableResult
-    func tap(_ tag: VirtualTag, on reader: String, at time: Duration? = nil) throws -> (record: InventoryRecord, complete: Bool) {
+    package func tap(_ tag: VirtualTag, on reader: String, at time: Duration? = nil) throws -> (record: InventoryRecord, complete: Bool) {
         if let time { elapsed.withLock { $0 = time } }
         backend.place(tag, on: reader)
         return try #require(confirmed.take(before: Date(timeIntervalSinceNow: 10)), "no record for the tap on \(reader)")
     }
 
     /// Ends the inventory and returns why it ended.
-    func stop() throws -> NFCReaderError {
+    package func stop() throws -> NFCReaderError {
         run.stop(.userCanceled)
         let ended = try #require(run.wait(timeout: .now() + 10), "the inventory did not end")
         recordFile.close()
         return ended
     }
 
-    var fileText: String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+    package var fileText: String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
 }
 
 extension FileCalls {
     /// Every write fails as on a full disk (after storing `partial` bytes of the record).
-    static func diskFull(afterWriting partial: Int = 0) -> FileCalls {
+    package static func diskFull(afterWriting partial: Int = 0) -> FileCalls {
         FileCalls(write: { fd, buffer, count in
                       if partial > 0 { _ = FileCalls.system.write(fd, buffer, min(partial, count)) }
                       errno = ENOSPC
@@ -150,7 +153,7 @@ extension FileCalls {
 extension FileCalls {
     /// The first `times` writes fail as on a full disk (after storing `partial` bytes), later
     /// ones succeed.
-    static func failing(times: Int, afterWriting partial: Int) -> FileCalls {
+    package static func failing(times: Int, afterWriting partial: Int) -> FileCalls {
         let remaining = Locked(times)
         return FileCalls(write: { fd, buffer, count in
                              let fail = remaining.withLock { n -> Bool in

@@ -2,10 +2,12 @@ import CoreNFCLinux
 import Foundation
 import NDEF
 @testable import NFCTapKit
+import NFCTapKitTestSupport
 import RecordOutput
 import Synchronization
 import TagEmulation
 import Testing
+import TestSupport
 
 /// `nfctap kiosk`'s runner in-process over the virtual reader backend: actions, feedback,
 /// sessions restarted, readers and the service coming and going, reload, stop.

@@ -1,1 +1,0 @@
-../NFCTagsTests/FaultMatrixSupport.swift
