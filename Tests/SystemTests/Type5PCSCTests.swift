@@ -36,6 +36,11 @@ extension PCSCSystemTests {
 
             let scan = try runCLI(["scan", "--json", "--timeout", "20"])
             #expect(scan.status == 0, "\(scan.stderr)")
+            // GET DATA, then the read at its minimum (docs/tags-and-readers.md §7.7): session start +
+            // switch, System Info, CC, one Read Multiple, session end; a reader refusing FF C2: the
+            // refused start, then READ BINARY block by block.
+            let scanAPDUs = reader.plan.log
+            #expect(scanAPDUs.count == (profile == .generic ? 7 : 7), "\(scanAPDUs.map { $0.hexString(separator: " ") })")
             let report = try ScanJSON.decode(scan.stdout)
             #expect(report.records?.map(\.uri) == ["https://a.com"])
             #expect(report.uid == virtual.uid.hexString && report.type == "type5")
@@ -83,20 +88,22 @@ extension PCSCSystemTests {
             #expect(dump.memory == VirtualISO15693Tag.flipperSLIX2Memory)
         }
 
-        @Test("inventory records the ISO 15693 UID as the asset number")
-        func inventory() throws {
+        @Test("inventory records the ISO 15693 UID as the asset number on every reader personality",
+              arguments: [PCSCReaderProfile.omnikey, .springcard, .identiv, .acr1252u, .generic])
+        func inventory(_ profile: PCSCReaderProfile) throws {
             let dir = try InventoryTempDirectory()
             let path = dir.path("assets.csv")
             let cli = try LiveCLI(["inventory", "--output", path])
             cli.waitFor("Inventory: tap tags")
             let virtual = Self.slix2(serial: 0x77)
-            let card = try TagOnReader(virtual, personality: EmulatedPCSCReader(profile: .omnikey, tag: virtual))
+            let card = try TagOnReader(virtual, personality: EmulatedPCSCReader(profile: profile, tag: virtual))
             cli.waitFor("✓ #1 ")
             card.remove()
             cli.signal(SIGTERM)
             #expect(cli.finish() == 0)
             let rows = parseCSV(try String(contentsOfFile: path, encoding: .utf8))
             #expect(rows.dropFirst().map { $0[2] } == ["E004010812345677"])
+            try TestPCSCD.waitUntilReaderIsEmpty(TestPCSCD.reader0)
         }
     }
 }
