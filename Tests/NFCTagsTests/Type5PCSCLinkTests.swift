@@ -45,6 +45,19 @@ struct Type5PCSCLinkTests {
         #expect(remembered.iso15693Path == .readBinary)
     }
 
+    @Test func aLibraryLabelThroughReadBinaryIsNotNDEFFormatted() throws {
+        // The Flipper SLIX2 dump: block 0 is `03 0A 82 ED`. Without Get System Info only block 0
+        // can tell the layout; no CC there means no NDEF, as through a reader that passes `2B`.
+        let dump = VirtualISO15693Tag.flipperSLIX2Dump()
+        let reader = EmulatedPCSCReader(profile: .generic, tag: dump)
+        let tag = Type5Tag(link: try Self.link(reader, uid: dump.uid))
+        let reason = "block 0 starts with 03, not the Type 5 magic E1/E2 (and the reader passes no Get System Info to tell the memory size)"
+        #expect(throws: TagError.notNDEFFormatted(reason)) { try tag.readNDEF() }
+        #expect(try tag.queryNDEFStatus().status == .notSupported)
+        #expect(reader.plan.log == [T5.hex("FF C2 00 00 02 81 00"), T5.hex("FF B0 00 00 00"), T5.hex("FF B0 00 00 00")])
+        #expect(dump.memory == VirtualISO15693Tag.flipperSLIX2Memory)
+    }
+
     @Test func writeThroughReadBinaryFallbackAndLockIsRefusedClearly() throws {
         let virtual = T5.st25dv()
         let reader = EmulatedPCSCReader(profile: .generic, tag: virtual)

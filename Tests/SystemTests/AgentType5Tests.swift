@@ -25,6 +25,9 @@ extension PCSCSystemTests {
                                              busAddress: server.address)
             try #require(status == 0, "xdg-mime default failed: \(out)")
             let agent = try AgentSystemTests.startAgent(desk, server)
+            var stopped = false
+            // A failed expectation must not leave the agent reading beside the next suites.
+            defer { if !stopped { agent.interrupt(); _ = agent.finish() } }
 
             // An ICODE SLIX2 with a URI record behind an OMNIKEY-like reader (transparent exchange).
             let url = "https://nfctap.dev/type5"
@@ -65,6 +68,7 @@ extension PCSCSystemTests {
                 withExtendedLifetime(tap) {}
             }
             agent.interrupt()
+            stopped = true
             let end = agent.finish()
             #expect(end.status == 0, "\(end.stderr)")
             #expect(!end.stderr.contains("Fatal error"))

@@ -40,7 +40,7 @@ extension PCSCSystemTests {
             // switch, System Info, CC, one Read Multiple, session end; a reader refusing FF C2: the
             // refused start, then READ BINARY block by block.
             let scanAPDUs = reader.plan.log
-            #expect(scanAPDUs.count == (profile == .generic ? 7 : 7), "\(scanAPDUs.map { $0.hexString(separator: " ") })")
+            #expect(scanAPDUs.count == (profile == .generic ? 6 : 7), "\(scanAPDUs.map { $0.hexString(separator: " ") })")
             let report = try ScanJSON.decode(scan.stdout)
             #expect(report.records?.map(\.uri) == ["https://a.com"])
             #expect(report.uid == virtual.uid.hexString && report.type == "type5")
