@@ -64,6 +64,34 @@ extension PCSCSystemTests {
             }
         }
 
+        @Test("ST25DV04K and Tag-it HF-I Plus: scan, write, write --lock on every ISO 15693 reader personality",
+              arguments: [ISO15693ChipModel.st25dv04k, .tagItHFIPlus],
+              [PCSCReaderProfile.omnikey, .springcard, .identiv, .acr1252u, .generic])
+        func otherChips(_ model: ISO15693ChipModel, _ profile: PCSCReaderProfile) throws {
+            let virtual = VirtualISO15693Tag.formatted(model, uid: VirtualISO15693Tag.exampleUID(model, serial: 0x52), message: Self.uriMessage)
+            let onReader = try TagOnReader(virtual, personality: EmulatedPCSCReader(profile: profile, tag: virtual))
+            defer { onReader.remove() }
+
+            let scan = try runCLI(["scan", "--json", "--timeout", "20"])
+            #expect(scan.status == 0, "\(scan.stderr)")
+            let report = try ScanJSON.decode(scan.stdout)
+            #expect(report.records?.map(\.uri) == ["https://a.com"])
+            #expect(report.uid == virtual.uid.hexString && report.product == model.name && report.writable == true, "\(report)")
+
+            let write = try runCLI(["write", "--uri", ScanVectors.uri, "--timeout", "20"])
+            #expect(write.status == 0, "\(write.stderr)")
+            #expect(try Self.read(virtual) == ScanVectors.uriMessage)
+
+            let lock = try runCLI(["write", "--uri", ScanVectors.uri, "--lock", "--timeout", "20"])
+            if profile == .generic {
+                #expect(lock.status != 0 && lock.stderr.contains("Lock Block"), "\(lock.stderr)")
+                #expect(virtual.lockedBlocks.isEmpty)
+            } else {
+                #expect(lock.status == 0, "\(lock.stderr)")
+                #expect(virtual.lockedBlocks.count == model.blockCount && virtual.memory[1] & 0x03 == 0x03)
+            }
+        }
+
         @Test("write formats a blank ST25DV04K, and refuses to format the Flipper SLIX2 dump")
         func formatBlankTagsOnly() throws {
             let blank = VirtualISO15693Tag(model: .st25dv04k, uid: VirtualISO15693Tag.exampleUID(.st25dv04k))
