@@ -45,18 +45,9 @@ struct ISO15693SecurityCommandTests {
     static func connected(_ harness: Harness, _ link: ScriptedISO15693Link) throws -> (NFCTagReaderSession, any NFCISO15693Tag) {
         let delegate = TagCollector()
         let session = try #require(harness.tagSession(delegate, polling: .iso15693))
-        session.begin()
         let card = FakeCard(uid: uid, technology: .type5)
         card.iso15693Link = link
-        _ = harness.backend.place(card, on: "Reader A")
-        #expect(delegate.detected.wait(timeout: .now() + 10) == .success)
-        guard case let .iso15693(tag)? = delegate.tags.withLock({ $0.first }) else {
-            throw NFCReaderError(.readerErrorUnsupportedFeature, message: "no ISO 15693 tag")
-        }
-        let connected = DispatchSemaphore(value: 0)
-        session.connect(to: .iso15693(tag)) { error in #expect(error == nil); connected.signal() }
-        #expect(connected.wait(timeout: .now() + 10) == .success)
-        return (session, tag)
+        return (session, try ISO15693TagTests.connect(session, delegate) { _ = harness.backend.place(card, on: "Reader A") })
     }
 
     static func code(_ error: any Error) -> (Int, Int?) {

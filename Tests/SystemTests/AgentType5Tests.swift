@@ -18,12 +18,7 @@ extension PCSCSystemTests {
         func type5TagsOnTheAgent() throws {
             let desk = try AgentDesk()
             let server = try NotificationServerMock()
-            let browser = try desk.recordingApp("browser-stub")
-            try desk.desktopEntry("browser-stub.desktop", name: "Browser Stub", exec: "\(browser) %u", prefixes: nil,
-                                  extra: "MimeType=x-scheme-handler/https;\n")
-            let (status, out) = try desk.run("/usr/bin/xdg-mime", ["default", "browser-stub.desktop", "x-scheme-handler/https"],
-                                             busAddress: server.address)
-            try #require(status == 0, "xdg-mime default failed: \(out)")
+            try desk.defaultHandlerStub(for: ["https"], busAddress: server.address)
             let agent = try AgentSystemTests.startAgent(desk, server)
             var stopped = false
             // A failed expectation must not leave the agent reading beside the next suites.
