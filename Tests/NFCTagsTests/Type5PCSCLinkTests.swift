@@ -58,6 +58,19 @@ struct Type5PCSCLinkTests {
         #expect(dump.memory == VirtualISO15693Tag.flipperSLIX2Memory)
     }
 
+    @Test func aSilentTagIsATimeoutAndAnEmptyAnswerTagLost() throws {
+        // What Core NFC's Challenge (39) takes for success (docs/tags-and-readers.md §7.12): the
+        // reader's DO C0 "no answer in time" (64 01), or success without a DO 97.
+        let uid = T5.hex("E0 04 01 08 12 34 56 01")
+        let started = [T5.hex("C0 03 00 90 00 90 00"), T5.hex("C0 03 00 90 00 8F 01 00 90 00 90 00")]
+        let challenge = T5.hex("22 39") + uid.reversed() + [0x00, 0x01, 0x02]
+        let silent = ScriptedTransceiver(started + [T5.hex("C0 03 01 64 01 90 00")])
+        #expect(throws: TagError.timeout) { try PCSCISO15693Link(transceiver: silent, profile: .omnikey, uid: uid).transceive(challenge) }
+        #expect(silent.sent.last == T5.hex("FF C2 00 01 0F 95 0D") + challenge + [0x00])
+        let empty = ScriptedTransceiver(started + [T5.hex("C0 03 00 90 00 90 00")])
+        #expect(throws: TagError.tagLost) { try PCSCISO15693Link(transceiver: empty, profile: .omnikey, uid: uid).transceive(challenge) }
+    }
+
     @Test func writeThroughReadBinaryFallbackAndLockIsRefusedClearly() throws {
         let virtual = T5.st25dv()
         let reader = EmulatedPCSCReader(profile: .generic, tag: virtual)
