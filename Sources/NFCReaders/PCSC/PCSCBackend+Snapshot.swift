@@ -95,6 +95,9 @@ extension PCSCBackend {
         return found.tag
     }
 
+    /// How many times the connection and the UID query are tried when the exchange itself fails.
+    static let uidAttempts = 3
+
     /// The `DetectedTag` for a card that just arrived: technology from the ATR, UID with
     /// `FF CA 00 00 00` on a shared connection, returned open (nil when the reader was busy).
     /// nil when the card left meanwhile.
@@ -107,30 +110,38 @@ extension PCSCBackend {
         let classification = ATRClassification.classify(atr)
         var uid: [UInt8] = []
         var open: Card?
-        do {
-            let card = try ctx.connect(reader: info.name, share: .shared)
-            let reply: [UInt8]?
+        var reply: [UInt8]?
+        // A failed exchange (a CCID hardware error, a stalled endpoint: the reader, not the card) is
+        // tried again: connecting and GET DATA are idempotent, and a tag reported without its UID
+        // would give a kiosk or inventory record with no key.
+        for _ in 1...uidAttempts where reply == nil {
+            if open == nil {
+                do {
+                    open = try ctx.connect(reader: info.name, share: .shared)
+                } catch let error as PCSCError where error == .removedCard || error == .noSmartcard {
+                    return nil
+                } catch let error as PCSCError where error == .sharingViolation {
+                    break // another program holds the reader exclusively: reported without a UID
+                } catch {
+                    continue
+                }
+            }
             do {
-                reply = try card.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00])
+                reply = try open?.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00])
             } catch let error as PCSCError where error == .removedCard || error == .noSmartcard {
                 // The card bounced (seen through libccid as a card enters the field): it is gone
                 // for now, and pcscd reports it again when it settles. Reporting it would end a
                 // single-read session on a tag that was never there to read.
-                try? card.disconnect(.leave)
+                try? open?.disconnect(.leave)
                 return nil
             } catch {
-                reply = nil
+                continue
             }
-            if let reply, reply.count >= 2, reply[reply.count - 2] == 0x90, reply[reply.count - 1] == 0x00 {
-                uid = Array(reply.dropLast(2))
-                // ISO 15693: the reply's byte order varies by reader (docs/tags-and-readers.md §7.10).
-                if classification.technology == .type5 { uid = ISO15693UID.normalized(uid) }
-            }
-            open = card
-        } catch let error as PCSCError where error == .removedCard || error == .noSmartcard {
-            return nil
-        } catch {
-            // Busy or unreadable: report the tag without a UID.
+        }
+        if let reply, reply.count >= 2, reply[reply.count - 2] == 0x90, reply[reply.count - 1] == 0x00 {
+            uid = Array(reply.dropLast(2))
+            // ISO 15693: the reply's byte order varies by reader (docs/tags-and-readers.md §7.10).
+            if classification.technology == .type5 { uid = ISO15693UID.normalized(uid) }
         }
         let tag = DetectedTag(reader: info, technology: classification.technology, uid: uid, atr: atr,
                               historicalBytes: classification.historicalBytes, presence: PresenceCounter.next())
