@@ -27,7 +27,15 @@ final class ISO15693SessionTag: NSObject, SessionTag, NFCISO15693Tag {
     /// error 102 with its code under `NFCISO15693TagResponseErrorKey`; a command the reader cannot
     /// pass is answered the same way with code `01` (command not supported), which is what an iPhone
     /// reports when the tag refuses one.
+    /// - Parameters:
+    ///   - raw: the frame goes as given (no address flag, no UID) and `parse` gets the whole answer.
+    ///   - keepsFlags: `parse` gets the whole answer, flags byte first, error flag included (Core
+    ///     NFC's Authenticate, Key Update, Read Buffer; docs/tags-and-readers.md §7.12).
+    ///   - silenceIsSuccess: no answer in time (`TagError.timeout`, the reader's `64 01`) or an
+    ///     empty one (`TagError.tagLost` from a reader that reported success) is `parse([])`: the
+    ///     tag of a Challenge stays silent (docs/tags-and-readers.md §7.12).
     func send<T: Sendable>(_ flags: NFCISO15693RequestFlag, code: UInt8, parameters: [UInt8], raw: Bool = false,
+                 keepsFlags: Bool = false, silenceIsSuccess: Bool = false,
                  parse: @escaping @Sendable ([UInt8]) throws -> T,
                  completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         engine.perform(self, kind: .command, { connection -> T in
@@ -43,8 +51,12 @@ final class ISO15693SessionTag: NSObject, SessionTag, NFCISO15693Tag {
                 response = try link.transceive(frame)
             } catch TagError.unsupported {
                 throw TagError.iso15693(code: 0x01)
+            } catch TagError.timeout where silenceIsSuccess {
+                return try parse([])
+            } catch TagError.tagLost where silenceIsSuccess {
+                return try parse([])
             }
-            if raw { return try parse(response) }
+            if raw || keepsFlags { return try parse(response) }
             return try parse(try ISO15693Frame.responseData(response, for: "command \([code].hexString)"))
         }, completion: { result in
             completion(result.mapError { $0 as any Error })

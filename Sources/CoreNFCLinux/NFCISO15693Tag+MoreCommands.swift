@@ -1,10 +1,8 @@
 import Foundation
 
 // The rest of Core NFC's ISO 15693 commands (iOS 13 completion handlers, iOS 14 result handlers,
-// iOS 15+ cryptographic commands, async forms), all through `iso15693(…)` in `NFCISO15693Tag.swift`
-// (docs/tags-and-readers.md §7.2). The cryptographic commands (authenticate, key update, challenge,
-// read buffer) and the NXP fast reads answer `.readerErrorUnsupportedFeature`: nfctap has no
-// reader path or tag model for them.
+// async forms), all through `iso15693(…)` in `NFCISO15693Tag.swift` (docs/tags-and-readers.md §7.2).
+// The fast reads and the cryptographic commands are in `NFCISO15693Tag+SecurityCommands.swift`.
 extension NFCISO15693Tag {
     public typealias RequestFlag = NFCISO15693RequestFlag
 
@@ -71,11 +69,6 @@ extension NFCISO15693Tag {
     @preconcurrency public func extendedGetMultipleBlockSecurityStatus(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
                                                        completionHandler: @escaping @Sendable ([NSNumber], (any Error)?) -> Void) {
         securityStatus(flags, 0x3C, blockRange, extended: true, completionHandler)
-    }
-
-    @preconcurrency public func challenge(requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data,
-                          completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
-        UnsupportedTagCommand.fail(completionHandler)
     }
 
     // MARK: Shapes shared by the forms above
@@ -173,26 +166,6 @@ extension NFCISO15693Tag {
     public func systemInfo(requestFlags flags: NFCISO15693RequestFlag) async throws -> NFCISO15693SystemInfo {
         try await iso15693Async(flags, 0x2B) { try ISO15693Calls.systemInfo($0) }
     }
-    public func fastReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange) async throws -> [Data] {
-        throw UnsupportedTagCommand.error
-    }
-    public func extendedFastReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange) async throws -> [Data] {
-        throw UnsupportedTagCommand.error
-    }
-    public func authenticate(requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int,
-                             message: Data) async throws -> (NFCISO15693ResponseFlag, Data) {
-        throw UnsupportedTagCommand.error
-    }
-    public func keyUpdate(requestFlags flags: NFCISO15693RequestFlag, keyIdentifier: Int,
-                          message: Data) async throws -> (NFCISO15693ResponseFlag, Data) {
-        throw UnsupportedTagCommand.error
-    }
-    public func challenge(requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data) async throws {
-        throw UnsupportedTagCommand.error
-    }
-    public func readBuffer(requestFlags flags: NFCISO15693RequestFlag) async throws -> (NFCISO15693ResponseFlag, Data) {
-        throw UnsupportedTagCommand.error
-    }
     /// Any request frame (`flags commandCode data`, no UID added): the response flags and data,
     /// without turning an error flag into an error (iOS 14).
     public func sendRequest(requestFlags flags: Int, commandCode: Int, data: Data?) async throws -> (NFCISO15693ResponseFlag, Data?) {
@@ -234,26 +207,6 @@ extension NFCISO15693Tag {
         }
         iso15693(flags, UInt8(customCommandCode), [UInt8(truncatingIfNeeded: icManufacturerCode)] + customRequestParameters,
                  parse: { Data($0) }, resultHandler)
-    }
-    @preconcurrency public func fastReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-                                       resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void) {
-        UnsupportedTagCommand.failResult(resultHandler)
-    }
-    @preconcurrency public func extendedFastReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-                                               resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void) {
-        UnsupportedTagCommand.failResult(resultHandler)
-    }
-    @preconcurrency public func authenticate(requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data,
-                             resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void) {
-        UnsupportedTagCommand.failResult(resultHandler)
-    }
-    @preconcurrency public func keyUpdate(requestFlags flags: NFCISO15693RequestFlag, keyIdentifier: Int, message: Data,
-                          resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void) {
-        UnsupportedTagCommand.failResult(resultHandler)
-    }
-    @preconcurrency public func readBuffer(requestFlags flags: NFCISO15693RequestFlag,
-                           resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void) {
-        UnsupportedTagCommand.failResult(resultHandler)
     }
     @preconcurrency public func sendRequest(requestFlags flags: Int, commandCode: Int, data: Data?,
                             resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data?), any Error>) -> Void) {

@@ -31,10 +31,12 @@ public protocol NFCISO15693Tag: __NFCTag, NFCNDEFTag {
 extension NFCISO15693Tag {
     /// Sends `code` with `parameters` (Core NFC adds the address flag and UID unless `.select`).
     func iso15693<T: Sendable>(_ flags: NFCISO15693RequestFlag, _ code: UInt8, _ parameters: [UInt8] = [], raw: Bool = false,
+                     keepsFlags: Bool = false, silenceIsSuccess: Bool = false,
                      parse: @escaping @Sendable ([UInt8]) throws -> T,
                      _ completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
         guard let tag = self as? ISO15693SessionTag else { return UnsupportedTagCommand.failResult(completion) }
-        tag.send(flags, code: code, parameters: parameters, raw: raw, parse: parse, completion: completion)
+        tag.send(flags, code: code, parameters: parameters, raw: raw, keepsFlags: keepsFlags, silenceIsSuccess: silenceIsSuccess,
+                 parse: parse, completion: completion)
     }
 
     func iso15693Void(_ flags: NFCISO15693RequestFlag, _ code: UInt8, _ parameters: [UInt8] = [],
@@ -43,9 +45,12 @@ extension NFCISO15693Tag {
     }
 
     func iso15693Async<T: Sendable>(_ flags: NFCISO15693RequestFlag, _ code: UInt8, _ parameters: [UInt8] = [], raw: Bool = false,
+                                    keepsFlags: Bool = false, silenceIsSuccess: Bool = false,
                                     parse: @escaping @Sendable ([UInt8]) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            iso15693(flags, code, parameters, raw: raw, parse: parse) { continuation.resume(with: $0) }
+            iso15693(flags, code, parameters, raw: raw, keepsFlags: keepsFlags, silenceIsSuccess: silenceIsSuccess, parse: parse) {
+                continuation.resume(with: $0)
+            }
         }
     }
 

@@ -22,7 +22,9 @@ struct Readers: ParsableCommand {
             libnfc:<connstring>. --reader lists only the readers it names (a part of several names is \
             refused, exit 3). With --json, stdout is one JSON array: [{"schemaVersion", "name", "backend", "feedback", \
             "tag": null or {"technology", "atr", "uid", and "atqa", "sak" where the backend knows them (libnfc)}}], \
-            keys in that order (bytes as upper-case hex); a FeliCa card (technology "felica", uid = IDm) adds \
+            keys in that order (bytes as upper-case hex); an ISO 15693 tag adds "iso15693": {"manufacturerCode", \
+            "manufacturer", "product", "blockSize", "blockCount", "icReference", "dsfid", "afi"}, each only when the \
+            UID or Get System Info gives it; a FeliCa card (technology "felica", uid = IDm) adds \
             "pmm", "systemCode" and "product" when the reader polled them (libnfc). --explain adds, under each \
             tag, what its ATR says (PC/SC Part 3 storage-card fields, and the matching entries of pcsc-tools' \
             /usr/share/pcsc/smartcard_list.txt when installed); with --json as "explanation", an array of \
@@ -49,6 +51,8 @@ struct Readers: ParsableCommand {
             var pmm: String?
             var systemCode: String?
             var product: String?
+            /// ISO 15693 tags: UID and Get System Info details (`ISO15693ReaderDetails`).
+            var iso15693: JSONValue?
         }
         var name: String
         var backend: String
@@ -58,6 +62,8 @@ struct Readers: ParsableCommand {
         var reader: ReaderInfo
         /// The tag's ATR, for `--explain` (not encoded: `tag.atr` carries it).
         var atrBytes: [UInt8]?
+        /// The tag as detected, for the ISO 15693 details (not encoded).
+        var detected: DetectedTag?
 
         init(_ snapshot: ReaderSnapshot) {
             self.init(reader: snapshot.reader, tag: snapshot.tag)
@@ -73,6 +79,7 @@ struct Readers: ParsableCommand {
                                      pmm: $0.feliCa?.pmm.hexString, systemCode: $0.feliCa?.systemCode.hexString,
                                      product: $0.feliCa?.product.description) }
             atrBytes = detected?.atr
+            self.detected = detected
         }
 
         /// The keys in the order the help text gives; `tag` is null when absent, so every entry
@@ -89,6 +96,7 @@ struct Readers: ParsableCommand {
                     let optional: [(String, String?)] = [("atqa", tag.atqa), ("sak", tag.sak), ("pmm", tag.pmm),
                                                          ("systemCode", tag.systemCode), ("product", tag.product)]
                     fields += optional.compactMap { key, value in value.map { (key, JSONValue.string($0)) } }
+                    if let iso15693 = tag.iso15693 { fields.append(("iso15693", iso15693)) }
                     if let explanation = tag.explanation { fields.append(("explanation", .array(explanation.map { .string($0) }))) }
                     return .object(fields)
                 } ?? .null),
@@ -105,6 +113,11 @@ struct Readers: ParsableCommand {
             let backend = queries.isEmpty ? PCSCBackend()
                 : PCSCBackend(identifiesTags: { name in queries.contains { ReaderSelection.matches($0, name: name) } })
             entries = try backend.snapshot().map(Entry.init)
+            for i in entries.indices {
+                guard let detected = entries[i].detected else { continue }
+                let info = ISO15693ReaderDetails.systemInfo(backend: backend, tag: detected)
+                entries[i].tag?.iso15693 = ISO15693ReaderDetails.json(uid: detected.uid, systemInfo: info)
+            }
         } catch {
             pcscProblem = error
         }

@@ -29,8 +29,13 @@ struct ISO15693TagTests {
         let delegate = TagCollector()
         let session = try #require(NFCTagReaderSession(pollingOption: polling, delegate: delegate, queue: nil,
                                                         configuration: configuration, environment: environment(backend)))
+        return (session, try connect(session, delegate) { backend.place(virtual, on: "Virtual 15693") })
+    }
+
+    /// Begins `session`, puts the tag on the reader (`place`), waits for it and connects to it.
+    static func connect(_ session: NFCTagReaderSession, _ delegate: TagCollector, place: () -> Void) throws -> any NFCISO15693Tag {
         session.begin()
-        backend.place(virtual, on: "Virtual 15693")
+        place()
         #expect(delegate.detected.wait(timeout: .now() + 10) == .success)
         guard case let .iso15693(tag)? = delegate.tags.withLock({ $0.first }) else {
             throw NFCReaderError(.readerErrorUnsupportedFeature, message: "no ISO 15693 tag")
@@ -38,7 +43,7 @@ struct ISO15693TagTests {
         let connected = DispatchSemaphore(value: 0)
         session.connect(to: .iso15693(tag)) { error in #expect(error == nil); connected.signal() }
         #expect(connected.wait(timeout: .now() + 10) == .success)
-        return (session, tag)
+        return tag
     }
 
     @Test("read, write, lock, system info and a tag's error code, as Core NFC reports them")

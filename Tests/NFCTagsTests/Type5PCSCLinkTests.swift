@@ -45,6 +45,32 @@ struct Type5PCSCLinkTests {
         #expect(remembered.iso15693Path == .readBinary)
     }
 
+    @Test func aLibraryLabelThroughReadBinaryIsNotNDEFFormatted() throws {
+        // The Flipper SLIX2 dump: block 0 is `03 0A 82 ED`. Without Get System Info only block 0
+        // can tell the layout; no CC there means no NDEF, as through a reader that passes `2B`.
+        let dump = VirtualISO15693Tag.flipperSLIX2Dump()
+        let reader = EmulatedPCSCReader(profile: .generic, tag: dump)
+        let tag = Type5Tag(link: try Self.link(reader, uid: dump.uid))
+        let reason = "block 0 starts with 03, not the Type 5 magic E1/E2 (and the reader passes no Get System Info to tell the memory size)"
+        #expect(throws: TagError.notNDEFFormatted(reason)) { try tag.readNDEF() }
+        #expect(try tag.queryNDEFStatus().status == .notSupported)
+        #expect(reader.plan.log == [T5.hex("FF C2 00 00 02 81 00"), T5.hex("FF B0 00 00 00"), T5.hex("FF B0 00 00 00")])
+        #expect(dump.memory == VirtualISO15693Tag.flipperSLIX2Memory)
+    }
+
+    @Test func aSilentTagIsATimeoutAndAnEmptyAnswerTagLost() throws {
+        // What Core NFC's Challenge (39) takes for success (docs/tags-and-readers.md §7.12): the
+        // reader's DO C0 "no answer in time" (64 01), or success without a DO 97.
+        let uid = T5.hex("E0 04 01 08 12 34 56 01")
+        let started = [T5.hex("C0 03 00 90 00 90 00"), T5.hex("C0 03 00 90 00 8F 01 00 90 00 90 00")]
+        let challenge = T5.hex("22 39") + uid.reversed() + [0x00, 0x01, 0x02]
+        let silent = ScriptedTransceiver(started + [T5.hex("C0 03 01 64 01 90 00")])
+        #expect(throws: TagError.timeout) { try PCSCISO15693Link(transceiver: silent, profile: .omnikey, uid: uid).transceive(challenge) }
+        #expect(silent.sent.last == T5.hex("FF C2 00 01 0F 95 0D") + challenge + [0x00])
+        let empty = ScriptedTransceiver(started + [T5.hex("C0 03 00 90 00 90 00")])
+        #expect(throws: TagError.tagLost) { try PCSCISO15693Link(transceiver: empty, profile: .omnikey, uid: uid).transceive(challenge) }
+    }
+
     @Test func writeThroughReadBinaryFallbackAndLockIsRefusedClearly() throws {
         let virtual = T5.st25dv()
         let reader = EmulatedPCSCReader(profile: .generic, tag: virtual)

@@ -12,11 +12,11 @@ final class TagOnPCSCD {
     static let reader = TestPCSCD.reader1
     let card: VPCDCard
 
-    /// Waits until pcscd is up and the reader empty, then inserts the tag.
-    init(_ tag: VirtualTag) throws {
+    /// Waits until pcscd is up and the reader empty, then inserts the tag behind a reader of `profile`.
+    init(_ tag: VirtualTag, profile: PCSCReaderProfile = .generic) throws {
         try TestPCSCD.control("start")   // idempotent; another test may have stopped pcscd
         try Self.waitUntilEmpty()
-        card = VPCDCard(behaviour: EmulatedPCSCReader(profile: .generic, tag: tag), port: TestPCSCD.port1)
+        card = VPCDCard(behaviour: EmulatedPCSCReader(profile: profile, tag: tag), port: TestPCSCD.port1)
         try card.insert()
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 import NFCTags
+import NFCTapKitTestSupport
 import TagEmulation
 import Testing
 

@@ -227,6 +227,10 @@ struct RealDriverTests {
         let report = try ScanJSON.decode(scan.stdout)
         #expect(report.type == "type5" && report.uid == virtual.uid.hexString && report.product == "ICODE SLIX2", "\(scan.stdout)")
         #expect(report.records?.map(\.uri) == [Self.uri])
+        // readers --json: the chip, memory and IC reference from one Get System Info through libccid.
+        let readers = try runCLI(["readers", "--json", "--reader", profile.match], environment: USBRing.pcsc)
+        #expect(readers.stdout.contains(#""iso15693":{"manufacturerCode":4,"manufacturer":"NXP Semiconductors","product":"ICODE SLIX2","blockSize":4,"blockCount":80,"icReference":1,"dsfid":0,"afi":0}"#),
+                "\(readers.stdout) \(readers.stderr)")
         let other = try NDEFMessage(records: [.uri("https://example.com/usb-type5")]).encoded()
         let write = try runCLI(["write", "--uri", "https://example.com/usb-type5", "--lock", "--timeout", "20", "--reader", profile.match],
                                environment: USBRing.pcsc)

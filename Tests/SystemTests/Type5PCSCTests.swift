@@ -37,6 +37,11 @@ extension PCSCSystemTests {
 
             let scan = try runCLI(["scan", "--json", "--timeout", "20"])
             #expect(scan.status == 0, "\(scan.stderr)")
+            // GET DATA, then the read at its minimum (docs/tags-and-readers.md §7.7): session start +
+            // switch, System Info, CC, one Read Multiple, session end; a reader refusing FF C2: the
+            // refused start, then READ BINARY block by block.
+            let scanAPDUs = reader.plan.log
+            #expect(scanAPDUs.count == (profile == .generic ? 6 : 7), "\(scanAPDUs.map { $0.hexString(separator: " ") })")
             let report = try ScanJSON.decode(scan.stdout)
             #expect(report.records?.map(\.uri) == ["https://a.com"])
             #expect(report.uid == virtual.uid.hexString && report.type == "type5")
@@ -57,6 +62,34 @@ extension PCSCSystemTests {
                 #expect(virtual.lockedBlocks.count == 80 && virtual.memory[1] == 0x43)
                 let after = try ScanJSON.decode(try runCLI(["scan", "--json", "--timeout", "20"]).stdout)
                 #expect(after.writable == false)
+            }
+        }
+
+        @Test("ST25DV04K and Tag-it HF-I Plus: scan, write, write --lock on every ISO 15693 reader personality",
+              arguments: [ISO15693ChipModel.st25dv04k, .tagItHFIPlus],
+              [PCSCReaderProfile.omnikey, .springcard, .identiv, .acr1252u, .generic])
+        func otherChips(_ model: ISO15693ChipModel, _ profile: PCSCReaderProfile) throws {
+            let virtual = VirtualISO15693Tag.formatted(model, uid: VirtualISO15693Tag.exampleUID(model, serial: 0x52), message: Self.uriMessage)
+            let onReader = try TagOnReader(virtual, personality: EmulatedPCSCReader(profile: profile, tag: virtual))
+            defer { onReader.remove() }
+
+            let scan = try runCLI(["scan", "--json", "--timeout", "20"])
+            #expect(scan.status == 0, "\(scan.stderr)")
+            let report = try ScanJSON.decode(scan.stdout)
+            #expect(report.records?.map(\.uri) == ["https://a.com"])
+            #expect(report.uid == virtual.uid.hexString && report.product == model.name && report.writable == true, "\(report)")
+
+            let write = try runCLI(["write", "--uri", ScanVectors.uri, "--timeout", "20"])
+            #expect(write.status == 0, "\(write.stderr)")
+            #expect(try Self.read(virtual) == ScanVectors.uriMessage)
+
+            let lock = try runCLI(["write", "--uri", ScanVectors.uri, "--lock", "--timeout", "20"])
+            if profile == .generic {
+                #expect(lock.status != 0 && lock.stderr.contains("Lock Block"), "\(lock.stderr)")
+                #expect(virtual.lockedBlocks.isEmpty)
+            } else {
+                #expect(lock.status == 0, "\(lock.stderr)")
+                #expect(virtual.lockedBlocks.count == model.blockCount && virtual.memory[1] & 0x03 == 0x03)
             }
         }
 
@@ -84,20 +117,22 @@ extension PCSCSystemTests {
             #expect(dump.memory == VirtualISO15693Tag.flipperSLIX2Memory)
         }
 
-        @Test("inventory records the ISO 15693 UID as the asset number")
-        func inventory() throws {
+        @Test("inventory records the ISO 15693 UID as the asset number on every reader personality",
+              arguments: [PCSCReaderProfile.omnikey, .springcard, .identiv, .acr1252u, .generic])
+        func inventory(_ profile: PCSCReaderProfile) throws {
             let dir = try TemporaryDirectory()
             let path = dir.path("assets.csv")
             let cli = try LiveCLI(["inventory", "--output", path])
             cli.waitFor("Inventory: tap tags")
             let virtual = Self.slix2(serial: 0x77)
-            let card = try TagOnReader(virtual, personality: EmulatedPCSCReader(profile: .omnikey, tag: virtual))
+            let card = try TagOnReader(virtual, personality: EmulatedPCSCReader(profile: profile, tag: virtual))
             cli.waitFor("✓ #1 ")
             card.remove()
             cli.signal(SIGTERM)
             #expect(cli.finish() == 0)
             let rows = parseCSV(try String(contentsOfFile: path, encoding: .utf8))
             #expect(rows.dropFirst().map { $0[2] } == ["E004010812345677"])
+            try TestPCSCD.waitUntilReaderIsEmpty(TestPCSCD.reader0)
         }
     }
 }

@@ -21,6 +21,19 @@ public enum ISO15693Command: UInt8, Sendable, CaseIterable {
     case extendedWriteSingleBlock = 0x31
     case extendedLockBlock = 0x32
     case extendedReadMultipleBlocks = 0x33
+    /// ISO/IEC 15693-3:2019 (docs/tags-and-readers.md §7.12): parameters and answer of `23`, the
+    /// answer at the fast (doubled) data rate.
+    case fastReadMultipleBlocks = 0x2D
+    /// Crypto suite identifier + message (ISO/IEC 29167); the answer may be "in process".
+    case authenticate = 0x35
+    /// Key identifier + message.
+    case keyUpdate = 0x36
+    /// Crypto suite identifier + message; the tag does not answer, it fills its buffer.
+    case challenge = 0x39
+    /// The buffer a Challenge (or an in-process Authenticate) filled.
+    case readBuffer = 0x3A
+    /// Parameters and answer of `33` at the fast data rate.
+    case extendedFastReadMultipleBlocks = 0x3D
 }
 
 /// Request flag bits (inventory flag clear), ISO/IEC 15693-3 §7.3.1.

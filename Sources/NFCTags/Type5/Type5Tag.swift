@@ -62,7 +62,8 @@ public final class Type5Tag: NDEFTagOperations {
     /// Get System Information (once), the block size and count: from the answer, from the known
     /// layout of chips without the command (TI Tag-it HF-I Standard/Pro), or — when the link cannot
     /// pass the command — from the size of block 0 and the CC.
-    /// - Throws: `.invalidTagData` when the tag reports no memory size and none can be inferred.
+    /// - Throws: `.notNDEFFormatted` when only block 0 can tell the layout and it holds no Type 5 CC;
+    ///   `.invalidTagData` when the tag reports no memory size and none can be inferred.
     public func readLayout() throws(TagError) -> (blockSize: Int, blockCount: Int) {
         if let layout { return layout }
         if let assumed = product.assumedLayout {
@@ -95,7 +96,14 @@ public final class Type5Tag: NDEFTagOperations {
             blocks[1] = second
             ccBytes += second
         }
-        let described = (try? Type5CapabilityContainer(bytes: ccBytes))?.dataAreaSize ?? 0
+        // Without the magic there is no NDEF to read (a library label, a blank tag): said so, as
+        // on a reader that passes Get System Info.
+        let described: Int
+        do {
+            described = try Type5CapabilityContainer(bytes: ccBytes).dataAreaSize
+        } catch let TagError.notNDEFFormatted(reason) {
+            throw TagError.notNDEFFormatted("\(reason) (and the reader passes no Get System Info to tell the memory size)")
+        }
         guard described > 0 else {
             throw TagError.invalidTagData("the reader reports no memory size and block 0 holds no Type 5 CC")
         }

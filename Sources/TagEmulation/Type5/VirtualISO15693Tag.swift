@@ -156,6 +156,10 @@ public final class VirtualISO15693Tag: VirtualTag, Sendable {
             let info = ISO15693SystemInfo(uid: uid, dsfid: s.dsfid, afi: s.afi, blockSize: size,
                                           blockCount: model.blockCount, icReference: model.icReference)
             return Self.ok + info.responseData
+        case .fastReadMultipleBlocks, .extendedFastReadMultipleBlocks, .authenticate, .keyUpdate, .challenge, .readBuffer:
+            // None of the three chips implements these ISO/IEC 15693-3:2019 commands (their
+            // command lists, docs/tags-and-readers.md §7.12): "command not supported".
+            return Self.error(0x01)
         case .getMultipleBlockSecurityStatus:
             guard p.count == 2 else { return Self.error(0x02) }
             let first = Int(p[0]), count = Int(p[1]) + 1

@@ -145,6 +145,7 @@ final class FakeConnection: TagConnection {
 
     var apdu: (any Transceiver)? { card.technology == .type4 ? FakeAPDUChannel(card: card) : nil }
     var type2: (any Type2Link)? { card.technology == .type2 ? FakeType2Link(card: card) : nil }
+    var iso15693: (any ISO15693Link)? { card.technology == .type5 ? card.iso15693Link : nil }
     func signal(_ feedback: ReaderFeedback) { backend?.noteSignal(feedback) }
     func disconnect() { backend?.noteDisconnect() }
 }

@@ -27,6 +27,7 @@ final class FakeCard: Sendable {
         var canSendRawCommands = true
         var version: [UInt8] = [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03]
         var type2Log: [String] = []
+        var iso15693Link: ScriptedISO15693Link?
     }
     private let state: Mutex<State>
 
@@ -92,6 +93,11 @@ final class FakeCard: Sendable {
         set { state.withLock { $0.version = newValue } }
     }
     var type2Log: [String] { state.withLock { $0.type2Log } }
+    /// ISO 15693 frames (`.type5` cards): what the connection's link answers.
+    var iso15693Link: ScriptedISO15693Link? {
+        get { state.withLock { $0.iso15693Link } }
+        set { state.withLock { $0.iso15693Link = newValue } }
+    }
 
     func takeReadFailure() -> TagError? {
         state.withLock { state in
