@@ -4,6 +4,7 @@ import NFCTags
 import ReaderCore
 import Synchronization
 import TagEmulation
+import TestSupport
 import Testing
 
 /// ISO 15693 frames scripted at the link: every frame sent is logged, each answer is the next
@@ -21,7 +22,7 @@ final class ScriptedISO15693Link: ISO15693Link, Sendable {
     var frames: [[UInt8]] { state.withLock { $0.frames } }
     func script(_ answers: [[UInt8]?]) { state.withLock { $0.answers += answers } }
 
-    func transceive(_ frame: [UInt8]) throws -> [UInt8] {
+    func transceive(_ frame: [UInt8]) throws(TagError) -> [UInt8] {
         let answer: [UInt8]?? = state.withLock { s in
             s.frames.append(frame)
             return s.answers.isEmpty ? .none : .some(s.answers.removeFirst())
