@@ -114,6 +114,11 @@ mkdir -p "$work/src/debian"
 printf 'Source: nfctap\n\nPackage: nfctap\nArchitecture: any\n' >"$work/src/debian/control"
 shlibs="$(cd "$work/src" && dpkg-shlibdeps -O --ignore-missing-info -e"$root/usr/bin/nfctap" 2>/dev/null \
           | sed -n 's/^shlibs:Depends=//p')"
+# The release binary's packed relative relocations (DT_RELR, scripts/lib/release-build.sh) need
+# glibc 2.36's GLIBC_ABI_DT_RELR, a version without symbols, which dpkg-shlibdeps does not count.
+if readelf -V "$root/usr/bin/nfctap" | grep -q GLIBC_ABI_DT_RELR; then
+    shlibs="$(printf '%s' "$shlibs" | sed -E 's/libc6 \(>= 2\.([0-9]|[12][0-9]|3[0-5])(\.[0-9]+)?\)/libc6 (>= 2.36)/')"
+fi
 case "$shlibs" in
     *libnfc6*) ;;
     *) log "package-deb: libnfc6 is no longer a dependency, so its module blacklist is not installed: ship one"; exit 1 ;;

@@ -17,12 +17,20 @@ import Synchronization
 ///   not race the agent for a tag that the agent still has connected.
 /// Locks die with their process, so a crashed session or agent never blocks the other.
 public enum NFCBackgroundReading {
+    /// The one variable these functions read, from `getenv` (building all of
+    /// `ProcessInfo.processInfo.environment` for it cost every session's start hundreds of
+    /// thousands of instructions: docs/architecture.md "Start-up").
+    @usableFromInline
+    static func runtimeEnvironment() -> [String: String] {
+        getenv("XDG_RUNTIME_DIR").map { ["XDG_RUNTIME_DIR": String(cString: $0)] } ?? [:]
+    }
+
     /// How long a starting session waits for the agent to let go of the readers.
     public static let handOverTimeout: Duration = .seconds(3)
 
     /// `$XDG_RUNTIME_DIR/nfctap`, created 0700; nil without a usable `XDG_RUNTIME_DIR`
     /// (then sessions and the agent do not coordinate).
-    public static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func directory(environment: [String: String] = NFCBackgroundReading.runtimeEnvironment()) -> String? {
         guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
         let dir = runtime + "/nfctap"
         if mkdir(dir, 0o700) != 0 && errno != EEXIST { return nil }
@@ -55,7 +63,7 @@ public enum NFCBackgroundReading {
     }
 
     /// For a session: a shared lock on `session.lock`, after the agent (if any) released the readers.
-    static func holdForSession(environment: [String: String] = ProcessInfo.processInfo.environment) -> Hold? {
+    static func holdForSession(environment: [String: String] = NFCBackgroundReading.runtimeEnvironment()) -> Hold? {
         guard let dir = directory(environment: environment), let hold = lock(dir + "/session.lock", exclusive: false, wait: .seconds(1)) else { return nil }
         hold.announce()
         // Let the agent notice and let go: an exclusive test of agent.lock succeeds once it has.
@@ -69,7 +77,7 @@ public enum NFCBackgroundReading {
     }
 
     /// For the agent: true while any process runs a session (holds `session.lock`).
-    public static func sessionIsActive(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    public static func sessionIsActive(environment: [String: String] = NFCBackgroundReading.runtimeEnvironment()) -> Bool {
         guard let dir = directory(environment: environment) else { return false }
         let fd = open(dir + "/session.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return false }
@@ -78,7 +86,7 @@ public enum NFCBackgroundReading {
     }
 
     /// For the agent: a shared lock on `agent.lock` held while it has the readers.
-    public static func holdForAgent(environment: [String: String] = ProcessInfo.processInfo.environment) -> Hold? {
+    public static func holdForAgent(environment: [String: String] = NFCBackgroundReading.runtimeEnvironment()) -> Hold? {
         guard let dir = directory(environment: environment) else { return nil }
         return lock(dir + "/agent.lock", exclusive: false, wait: .seconds(1))
     }

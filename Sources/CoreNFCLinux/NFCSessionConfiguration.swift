@@ -86,7 +86,7 @@ public struct NFCSessionConfiguration: Sendable {
     /// `com.apple.developer.nfc.readersession.felica.systemcodes` (docs/tags-and-readers.md §9.5).
     /// Default: the environment variable `NFCTAP_FELICA_SYSTEM_CODES` (`12FC,0003`), else none.
     public var feliCaSystemCodes: [[UInt8]] = NFCSessionConfiguration.feliCaSystemCodes(
-        fromList: ProcessInfo.processInfo.environment["NFCTAP_FELICA_SYSTEM_CODES"] ?? "") ?? []
+        fromList: getenv("NFCTAP_FELICA_SYSTEM_CODES").map { String(cString: $0) } ?? "") ?? []
     /// Read sessions also ask each tag what it is (product, capacity, writability) for
     /// `NFCTagReport.details`: a few more exchanges per tag.
     public var collectTagDetails: Bool = false

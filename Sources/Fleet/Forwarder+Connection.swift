@@ -1,5 +1,6 @@
 import Foundation
 import MQTT
+import RecordOutput
 
 /// The forwarder's MQTT side: connecting, publishing the window of records, acknowledgements,
 /// losing the connection, the retained status. Runs on the forwarding thread only.
@@ -183,11 +184,19 @@ extension Forwarder {
         setConnection(.stopped)
     }
 
+    /// `{"clientId", "state", "stationId", "topic"}`, keys sorted. Written by hand: JSONSerialization's
+    /// sorted keys compare with the locale, which loaded ICU's collation data into every station
+    /// (docs/architecture.md "Start-up").
     func statusPayload(state: String) -> [UInt8] {
-        let object: [String: String] = [
-            "state": state, "clientId": configuration.clientID, "stationId": configuration.stationID,
-            "topic": configuration.topic,
-        ]
-        return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
+        var out = "{"
+        for (index, (key, value)) in [("clientId", configuration.clientID), ("state", state),
+                                      ("stationId", configuration.stationID), ("topic", configuration.topic)].enumerated() {
+            if index > 0 { out += "," }
+            JSONString.append(key, to: &out)
+            out += ":"
+            JSONString.append(value, to: &out)
+        }
+        out += "}"
+        return Array(out.utf8)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import RecordOutput
 
 /// The stable id of one record: `<station-id>-<file-id>-<seq>`, where station-id is `StationIdentity.stationID` (never the raw
 /// machine id), file-id is the UUID kept
@@ -24,8 +24,7 @@ public enum RecordID {
         while let last = body.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: " ") { body = body.dropLast() }
         while let first = body.first, first == UInt8(ascii: " ") { body = body.dropFirst() }
         let idField = Array("\"recordId\":\"\(id)\"".utf8)
-        if body.first == UInt8(ascii: "{"), body.last == UInt8(ascii: "}"),
-           (try? JSONSerialization.jsonObject(with: Data(body))) is [String: Any] {
+        if body.first == UInt8(ascii: "{"), body.last == UInt8(ascii: "}"), JSONObjectSyntax.isObject(body) {
             var inner = body.dropFirst().dropLast()
             while let first = inner.first, first == UInt8(ascii: " ") { inner = inner.dropFirst() }
             var out: [UInt8] = [UInt8(ascii: "{")] + idField
@@ -34,9 +33,12 @@ public enum RecordID {
             out.append(UInt8(ascii: "}"))
             return out
         }
-        let text = String(decoding: body, as: UTF8.self)
-        let object: [String: String] = ["recordId": id, "invalidRecord": text]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return Array(data)
+        // Keys in sorted order, as before (JSONSerialization with .sortedKeys).
+        var out = "{\"invalidRecord\":"
+        JSONString.append(String(decoding: body, as: UTF8.self), to: &out)
+        out += ",\"recordId\":"
+        JSONString.append(id, to: &out)
+        out += "}"
+        return Array(out.utf8)
     }
 }

@@ -24,7 +24,14 @@ public enum StationIdentity {
         var digest = Array(SHA256.hmac(key: hexBytes(machineID), message: hexBytes(application)).prefix(16))
         digest[6] = (digest[6] & 0x0F) | 0x40  // version 4
         digest[8] = (digest[8] & 0x3F) | 0x80  // RFC 4122 variant
-        return digest.map { String($0, radix: 16).leftPadded(2) }.joined()
+        let hex = Array("0123456789abcdef".utf8)
+        var text = ""
+        text.reserveCapacity(32)
+        for byte in digest {
+            text.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
+            text.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0x0F)]))
+        }
+        return text
     }
 
     private static func hexBytes(_ hex: String) -> [UInt8] {
@@ -43,7 +50,12 @@ public enum StationIdentity {
     public static func machineID(paths: [String] = ["/etc/machine-id", "/var/lib/dbus/machine-id"]) throws -> String {
         for path in paths {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
-            let id = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            // Trimmed with the standard library: `trimmingCharacters(in:)`'s first use cost
+            // 780,000 instructions of every station's start (docs/architecture.md "Start-up").
+            var trimmed = Substring(text)
+            while let first = trimmed.first, first.isWhitespace { trimmed.removeFirst() }
+            while let last = trimmed.last, last.isWhitespace { trimmed.removeLast() }
+            let id = trimmed.lowercased()
             if id.count == 32, id.allSatisfy(\.isHexDigit) { return id }
         }
         throw FleetError.noMachineID(paths)

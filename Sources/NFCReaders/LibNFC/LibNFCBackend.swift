@@ -52,7 +52,7 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
     ///   - environment: where `LIBNFC_DEVICE` / `LIBNFC_DEFAULT_DEVICE` are looked up.
     ///   - configPath: libnfc's configuration file (read for `device.connstring`).
     public init(devices: [String]? = nil,
-                environment: [String: String] = ProcessInfo.processInfo.environment,
+                environment: [String: String] = LibNFCBackend.deviceEnvironment(),
                 configPath: String = "/etc/nfc/libnfc.conf",
                 timing: Timing = Timing()) {
         explicitDevices = devices
@@ -194,6 +194,10 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
 }
 
 extension LibNFCBackend {
+    /// `LIBNFC_DEVICE` and `LIBNFC_DEFAULT_DEVICE` from the process environment (the default
+    /// `environment` of the initialisers).
+    public static func deviceEnvironment() -> [String: String] { LibNFCDeviceList.deviceEnvironment() }
+
     /// The backend the tools use by default: only devices named in `LIBNFC_DEVICE` /
     /// `LIBNFC_DEFAULT_DEVICE` or libnfc.conf, never libnfc's own USB scan, which would fight
     /// pcscd over readers such as the ACR122U (specs §4; issue 5: PC/SC first, then configured
@@ -201,7 +205,7 @@ extension LibNFCBackend {
     /// `adding` names more devices (`--reader libnfc:<connstring>`): opened whatever libnfc's
     /// configuration says, each once.
     public static func configuredDevicesOnly(adding extra: [String] = [],
-                                             environment: [String: String] = ProcessInfo.processInfo.environment,
+                                             environment: [String: String] = LibNFCBackend.deviceEnvironment(),
                                              configPath: String = "/etc/nfc/libnfc.conf") -> LibNFCBackend {
         let config = try? String(contentsOfFile: configPath, encoding: .utf8)
         var devices = LibNFCDeviceList.configured(explicit: nil, environment: environment, configText: config) ?? []

@@ -4,11 +4,31 @@ import Foundation
 /// an explicit list, `LIBNFC_DEVICE`, `LIBNFC_DEFAULT_DEVICE`, `device.connstring` in
 /// libnfc.conf, and last libnfc's own scan (`nfc_list_devices`, which never probes `/dev/pts/*`).
 enum LibNFCDeviceList {
+    /// The environment variables `configured` reads, from `getenv`: building all of
+    /// `ProcessInfo.processInfo.environment` cost 1.8 M instructions of every libnfc command's start
+    /// (docs/architecture.md "Start-up").
+    static func deviceEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for key in ["LIBNFC_DEVICE", "LIBNFC_DEFAULT_DEVICE"] {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        return environment
+    }
+
+    /// `text` without the white space around it (the standard library's `isWhitespace`:
+    /// Foundation's trimming cost 1.3 M instructions on first use).
+    static func trimmed<S: StringProtocol>(_ text: S) -> String {
+        var rest = Substring(text)
+        while let first = rest.first, first.isWhitespace { rest.removeFirst() }
+        while let last = rest.last, last.isWhitespace { rest.removeLast() }
+        return String(rest)
+    }
+
     /// The configured connstrings, or nil when nothing is configured (then scan).
     static func configured(explicit: [String]?, environment: [String: String], configText: String?) -> [String]? {
         if let explicit { return explicit }
         for key in ["LIBNFC_DEVICE", "LIBNFC_DEFAULT_DEVICE"] {
-            if let value = environment[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty { return [value] }
+            if let value = environment[key].map({ trimmed($0) }), !value.isEmpty { return [value] }
         }
         if let configText, let connstring = connstring(inConfig: configText) { return [connstring] }
         return nil
@@ -17,11 +37,11 @@ enum LibNFCDeviceList {
     /// `device.connstring` from libnfc.conf syntax (`key = value` or `key = "value"`, `#` comments).
     static func connstring(inConfig text: String) -> String? {
         for rawLine in text.split(whereSeparator: \.isNewline) {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = trimmed(rawLine)
             guard !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+            let key = trimmed(line[..<equals])
             guard key == "device.connstring" else { continue }
-            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            var value = trimmed(line[line.index(after: equals)...])
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                 value = String(value.dropFirst().dropLast())
             }

@@ -8,8 +8,18 @@ package struct PromptStyle: Sendable {
     /// A spinner line redrawn in place (needs a terminal that understands `\r` and `ESC [K`).
     package var live: Bool
 
+    /// `TERM` and `NO_COLOR`, from `getenv` (not all of `ProcessInfo.processInfo.environment`:
+    /// docs/architecture.md "Start-up").
+    package static func styleEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for key in ["TERM", "NO_COLOR"] {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        return environment
+    }
+
     /// Decides from the environment and whether stderr is a terminal.
-    package init(environment: [String: String] = ProcessInfo.processInfo.environment,
+    package init(environment: [String: String] = PromptStyle.styleEnvironment(),
          isTerminal: Bool = Stderr.isTerminal) {
         let dumb = environment["TERM"] == "dumb"
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty

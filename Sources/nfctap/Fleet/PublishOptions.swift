@@ -38,7 +38,7 @@ struct PublishOptions: ParsableArguments {
         if let caFile {
             do { try CAFile.validate(caFile) } catch { throw CLIError("--mqtt-ca: " + NDEFText.safe("\(error)")) }
         }
-        if settings.url.password != nil, ProcessInfo.processInfo.environment[PublishSettings.passwordVariable] == nil {
+        if settings.url.password != nil, getenv(PublishSettings.passwordVariable) == nil {
             log("nfctap: warning: the MQTT password on the command line is visible to other users (ps): prefer \(PublishSettings.passwordVariable)")
         }
         let stationID: String

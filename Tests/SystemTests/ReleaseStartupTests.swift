@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// The release link's start-up cuts (scripts/lib/release-build.sh, docs/architecture.md
+/// "Start-up") stay in place, checked on the binary itself rather than by timing it: packed
+/// relative relocations, no dynamic export of the static runtime's symbols, libstdc++ linked in,
+/// the start-up's functions placed first; and the package asks for the glibc those relocations need.
+@Suite struct ReleaseStartupTests {
+    static var binary: String? { DebPackageLintianTests.releaseBinary }
+
+    static func readelf(_ args: [String]) throws -> String {
+        try runProgram("/usr/bin/readelf", args + [binary!]).stdout
+    }
+
+    @Test(.enabled(if: binary != nil, "needs the release build: scripts/package-deb.sh makes .build-release/release/nfctap"))
+    func packedRelocationsAndFewExports() throws {
+        let dynamic = try Self.readelf(["-d", "-W"])
+        #expect(dynamic.contains("(RELR)"), "no DT_RELR: linked without -z pack-relative-relocs?\n\(dynamic)")
+        #expect(!dynamic.contains("libstdc++"), "libstdc++ is linked in, not loaded\n\(dynamic)")
+        // Relative relocations are packed: what is left in .rela.dyn is symbol bindings (hundreds).
+        if let count = dynamic.split(separator: "\n").first(where: { $0.contains("(RELACOUNT)") })?
+            .split(separator: " ").last.flatMap({ Int($0) }) {
+            #expect(count < 1000, "\(count) relative relocations left unpacked")
+        }
+        // Exported symbols: with the static runtime's -export-dynamic there were 33,000.
+        let symbols = try Self.readelf(["--dyn-syms", "-W"]).split(separator: "\n").filter { $0.contains(": ") }
+        #expect(symbols.count < 3000, "\(symbols.count) dynamic symbols: is --no-export-dynamic gone?")
+    }
+
+    /// packaging/symbol-order.txt reached the linker: the functions it lists are at the start of
+    /// the code (all of them within its first half, the first ones within its first MiB).
+    @Test(.enabled(if: binary != nil, "needs the release build: scripts/package-deb.sh makes .build-release/release/nfctap"))
+    func startUpCodeIsPlacedFirst() throws {
+        var addresses: [String: UInt64] = [:]
+        for line in try runProgram("/usr/bin/nm", [Self.binary!]).stdout.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, fields[1] == "t" || fields[1] == "T", let address = UInt64(fields[0], radix: 16) else { continue }
+            if addresses[String(fields[2])] == nil { addresses[String(fields[2])] = address }
+        }
+        let (start, end) = (try #require(addresses.values.min()), try #require(addresses.values.max()))
+        let list = try String(contentsOf: SystemEnvironment.packageRoot.appendingPathComponent("packaging/symbol-order.txt"), encoding: .utf8)
+        let ordered = list.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { addresses[String($0)] }
+        #expect(ordered.count > 1000, "\(ordered.count) listed functions found in the binary")
+        #expect(ordered.allSatisfy { $0 - start < (end - start) / 2 }, "listed functions beyond the first half of the code")
+        #expect(ordered.prefix(10).allSatisfy { $0 - start < 1 << 20 }, "the first listed functions are not first")
+    }
+
+    @Test(.enabled(if: binary != nil && DebPackageTests.haveDpkgDeb, "needs the release build and dpkg-deb"))
+    func packageNeedsTheGlibcOfPackedRelocations() throws {
+        let versions = try Self.readelf(["-V", "-W"])
+        let (deb, dir) = try DebPackageTests.buildPackage(binary: Self.binary!)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let depends = try DebPackageTests.dpkgDeb(["-f", deb, "Depends"])
+        if versions.contains("GLIBC_ABI_DT_RELR") {
+            #expect(depends.contains("libc6 (>= 2.36)"), "\(depends)")
+        }
+        #expect(!depends.contains("libstdc++"), "\(depends)")
+    }
+}
