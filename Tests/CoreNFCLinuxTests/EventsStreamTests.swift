@@ -9,7 +9,7 @@ struct EventsStreamTests {
     /// service events by SessionReportsTests.
     private func describe(_ event: NFCSessionEvent) -> String? {
         switch event {
-        case .tagReport, .serviceLost, .serviceRestored: return nil
+        case .tagReport, .serviceLost, .serviceRestored, .becameActive, .ndefTagsDetected, .tagsDetected: return nil
         case let .readerAdded(r): return "+\(r.name)"
         case let .readerRemoved(r): return "-\(r.name)"
         case let .tagArrived(t): return "arrived \(t.uid.hexString)"

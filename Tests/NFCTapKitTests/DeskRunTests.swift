@@ -12,18 +12,13 @@ import Testing
         DeskReaders(environment: NFCReaderEnvironment(makeBackends: { [backend] }, makeNDEFOperations: { try $0.ndefOperations() }))
     }
 
-    /// Runs a blocking desk run on its own thread (it waits on a semaphore while the session's
-    /// async work needs the cooperative pool).
-    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: body()) }.start()
-        }
-    }
-
-    static func status(_ decision: ScanOutcome.Decision) -> Int32 {
-        switch decision {
-        case .success: return ExitStatus.ok
-        case let .failure(error): return error.status
+    /// The exit status a run ends with.
+    static func status(_ run: () async throws(CLIError) -> Void) async -> Int32 {
+        do {
+            try await run()
+            return ExitStatus.ok
+        } catch {
+            return error.status
         }
     }
 
@@ -33,11 +28,10 @@ import Testing
         let tag = VirtualType4Tag(version: .v2, ndef: [])
         _ = backend.place(tag, on: "Virtual A")
         let message = try WriteMessage(uri: "https://example.com/desk", text: nil, language: "en", mime: nil, file: nil, ndefFile: nil)
-        // A long session timeout: in the parallel unit ring the cooperative pool (the write's Task) can be
-        // busy with other suites for seconds on a 2-core machine.
+        // A long session timeout: in the parallel unit ring the cooperative pool can be busy with
+        // other suites for seconds on a 2-core machine.
         let run = WriteRun(message: message, lock: false, json: true, timeout: 120, readers: Self.readers(backend))
-        let decision = await Self.offThePool { run.run() }
-        #expect(Self.status(decision) == ExitStatus.ok)
+        #expect(await Self.status(run.run) == ExitStatus.ok)
         #expect(tag.ndefMessage == message.bytes)
         #expect(tag.ndefMessage == (try NDEFMessage(records: [.uri("https://example.com/desk")]).encoded()))
     }
@@ -46,21 +40,19 @@ import Testing
     func scanOutcomes() async throws {
         let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
         let idle = ScanRun(json: true, multi: false, timeout: 0.5, readers: Self.readers(backend))
-        let nothing = await Self.offThePool { idle.run() }
-        #expect(Self.status(nothing) == ExitStatus.noTag)
+        #expect(await Self.status(idle.run) == ExitStatus.noTag)
 
         _ = backend.place(VirtualType4Tag(version: .v2, ndef: try NDEFMessage(records: [.uri("https://example.com/s")]).encoded()),
                           on: "Virtual A")
         let run = ScanRun(json: true, multi: false, timeout: 120, readers: Self.readers(backend))
-        #expect(Self.status(await Self.offThePool { run.run() }) == ExitStatus.ok)
+        #expect(await Self.status(run.run) == ExitStatus.ok)
     }
 
     @Test("no reader: exit status 3 with the reason")
     func noReader() async throws {
         let backend = VirtualReaderBackend(readerNames: [])
         let run = ScanRun(json: false, multi: false, timeout: 5, readers: Self.readers(backend))
-        let decision = await Self.offThePool { run.run() }
-        #expect(Self.status(decision) == ExitStatus.noReader)
+        #expect(await Self.status(run.run) == ExitStatus.noReader)
     }
 
     @Test("write refuses an empty request with the usage status before any tag")
