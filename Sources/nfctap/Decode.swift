@@ -2,7 +2,7 @@ import ArgumentParser
 import NFCTapKit
 
 /// `nfctap decode`: decodes an NDEF message given as hex, a binary file, or stdin.
-struct Decode: ParsableCommand {
+struct Decode: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
         abstract: "Decode an NDEF message given as hex, a file or stdin.",
@@ -39,7 +39,7 @@ struct Decode: ParsableCommand {
         if hex != nil && file != nil { throw ValidationError("give either a hex argument or --file, not both") }
     }
 
-    func run() throws {
+    func run() async throws {
         try DecodeRun(hex: hex, file: file, json: json, relaxed: relaxed).run()
     }
 }

@@ -8,7 +8,7 @@ import NFCTapKit
 /// Exit codes: 0 with at least one reader; 3 when pcscd is not running and no libnfc device
 /// opens (message with the fix on stderr) or when no reader is attached (an empty list on stdout,
 /// a message on stderr).
-struct Readers: ParsableCommand {
+struct Readers: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "readers",
         abstract: "List the NFC readers and the tag on each.",
@@ -32,7 +32,7 @@ struct Readers: ParsableCommand {
 
     @OptionGroup var readerOptions: ReaderOptions
 
-    func run() throws {
+    func run() async throws {
         if readerOptions.trace { CommandTrace.start() }
         try ReaderListing.run(queries: readerOptions.readers, libnfcDevices: readerOptions.libnfcDevices, json: json, explain: explain)
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import NFCTapKit
 
-struct Doctor: ParsableCommand {
+struct Doctor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check the machine for what stops NFC readers working, and print the exact fix.",
@@ -18,7 +18,7 @@ struct Doctor: ParsableCommand {
             """
     )
 
-    func run() throws {
+    func run() async throws {
         if !DoctorReport.run() { throw CLIError.reported(status: ExitStatus.failure) }
     }
 }

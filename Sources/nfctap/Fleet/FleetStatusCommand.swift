@@ -2,7 +2,7 @@ import ArgumentParser
 import NFCTapKit
 
 /// `nfctap fleet status FILE`: the published position of a record file and its backlog.
-struct FleetStatusCommand: ParsableCommand {
+struct FleetStatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "How many records of a file are not yet acknowledged by the broker, and how old the oldest is.",
@@ -18,7 +18,7 @@ struct FleetStatusCommand: ParsableCommand {
     @Flag(help: "One JSON object on stdout instead of text.")
     var json = false
 
-    func run() throws {
+    func run() async throws {
         try FleetStatusReport.show(file: file, json: json)
     }
 }
