@@ -69,3 +69,55 @@ import Testing
         }
     }
 }
+
+/// The rest of the desk flows on events: apdu, scan --multi, write's checks, in-process.
+@Suite(.serialized) struct DeskEventRunTests {
+    @Test("apdu sends every APDU on one connection and succeeds; a Type 2 tag is refused with exit status 1")
+    func apduRuns() async throws {
+        let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
+        let tag = VirtualType4Tag(version: .v2, ndef: try NDEFMessage(records: [.uri("https://example.com/a")]).encoded())
+        _ = backend.place(tag, on: "Virtual A")
+        // SELECT the NDEF application, then READ BINARY: both answered on the same card.
+        let commands = try ["00A4040007D276000085010100", "00B000000F"].map { hex -> (bytes: [UInt8], apdu: NFCISO7816APDU) in
+            let bytes = try #require([UInt8](hex: hex))
+            return (bytes, try #require(NFCISO7816APDU(data: Data(bytes))))
+        }
+        let run = APDURun(commands: commands, json: true, timeout: 120, readers: DeskRunTests.readers(backend))
+        #expect(await DeskRunTests.status(run.run) == ExitStatus.ok)
+
+        backend.remove(from: "Virtual A")
+        _ = backend.place(VirtualType2Tag.blankNTAG215(), on: "Virtual A")
+        let refused = APDURun(commands: commands, json: true, timeout: 120, readers: DeskRunTests.readers(backend))
+        #expect(await DeskRunTests.status(refused.run) == ExitStatus.failure)
+    }
+
+    @Test("scan --multi ends normally at --timeout (exit 0) after reading the tag present")
+    func multiScanEndsAtTheTimeout() async throws {
+        let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
+        _ = backend.place(VirtualType4Tag(version: .v2, ndef: try NDEFMessage(records: [.uri("https://example.com/m")]).encoded()),
+                          on: "Virtual A")
+        let run = ScanRun(json: true, multi: true, timeout: 0.5, readers: DeskRunTests.readers(backend))
+        #expect(await DeskRunTests.status(run.run) == ExitStatus.ok)
+        // The read tag was confirmed (green) by the verdict.
+        #expect(backend.feedbackLog.contains { $0.feedback == .success })
+    }
+
+    @Test("write refuses a message larger than the tag, naming both sizes, and leaves the tag as it was")
+    func writeTooLarge() async throws {
+        let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
+        let tag = try VirtualType2Tag(product: .ntag213, uid: [0x04, 1, 2, 3, 4, 5, 6], ndef: NDEFMessage(records: [.uri("https://a.b")]).encoded())
+        let before = tag.memory
+        _ = backend.place(tag, on: "Virtual A")
+        let text = String(repeating: "x", count: 400)
+        let message = try WriteMessage(uri: nil, text: text, language: "en", mime: nil, file: nil, ndefFile: nil)
+        let run = WriteRun(message: message, lock: false, json: true, timeout: 120, readers: DeskRunTests.readers(backend))
+        do {
+            try await run.run()
+            Issue.record("a 400-byte message was written to an NTAG213")
+        } catch {
+            #expect(error.status == ExitStatus.failure)
+            #expect(error.message.contains("does not fit"))
+        }
+        #expect(tag.memory == before)
+    }
+}
