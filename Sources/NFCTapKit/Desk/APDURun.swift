@@ -29,34 +29,31 @@ package struct APDURun {
                                                 environment: readers.environment) else {
             throw CLIError("cannot create a tag reader session")
         }
-        var outcome: Result<Void, CLIError>?
+        var outcome = DeskOutcome()
         let ending = await DeskSession.run(session, prompt: prompt) { event in
             switch event {
             case let .becameActive(readers):
                 prompt.start(String(ScanRun.holdMessage(readers.map(\.name)).dropLast()) + " (an ISO 7816 card or Type 4 tag)…",
                              status: "waiting for a card")
             case let .tagsDetected(tags):
-                guard outcome == nil else { return }
+                guard !outcome.isDecided else { return }
                 let card = tags.lazy.compactMap { tag -> (any NFCISO7816Tag)? in
                     if case let .iso7816(card) = tag { return card }
                     return nil
                 }.first
                 guard let card else {
-                    outcome = .failure(CLIError("not an ISO 7816 card: the tag is a Type 2 tag (NTAG / MIFARE Ultralight), "
-                                                + "which takes no APDUs; `nfctap scan` reads it"))
+                    outcome.fail(CLIError("not an ISO 7816 card: the tag is a Type 2 tag (NTAG / MIFARE Ultralight), "
+                                         + "which takes no APDUs; `nfctap scan` reads it"))
                     session.invalidate()
                     return
                 }
-                let result = await exchange(with: card, in: session)
-                // A failure after the session ended by itself is that end's doing (see WriteRun).
-                if case .success = result { outcome = result } else if session.isReady { outcome = result }
+                outcome.record(await exchange(with: card, in: session), sessionActive: session.isReady)
                 session.invalidate()
             default:
                 break
             }
         }
-        if let outcome { return try outcome.get() }
-        throw ScanFailure.sessionEnded(ending.code, timeout: timeout)
+        try outcome.end(ending, timeout: timeout)
     }
 
     // MARK: Exchanging

@@ -27,7 +27,7 @@ package struct WriteRun {
     package func run() async throws(CLIError) {
         let configuration = DeskSession.configuration(timeout: timeout, readers: readers, prompt: prompt)
         let session = NFCNDEFReaderSession(readWriteWith: configuration, environment: readers.environment)
-        var outcome: Result<Void, CLIError>?
+        var outcome = DeskOutcome()
         let ending = await DeskSession.run(session, prompt: prompt) { event in
             switch event {
             case let .becameActive(readers):
@@ -41,18 +41,14 @@ package struct WriteRun {
                     session.schedule(after: .milliseconds(500)) { session.restartPolling() }
                     return
                 }
-                guard outcome == nil else { return }  // the tag seen again after the write
-                let result = await write(to: tags[0], in: session)
-                // A failure after the session ended by itself (time limit, signal, reader gone) is
-                // that end's doing: the session's end decides then.
-                if case .success = result { outcome = result } else if session.isReady { outcome = result }
+                guard !outcome.isDecided else { return }  // the tag seen again after the write
+                outcome.record(await write(to: tags[0], in: session), sessionActive: session.isReady)
                 session.invalidate()
             default:
                 break
             }
         }
-        if let outcome { return try outcome.get() }
-        throw ScanFailure.sessionEnded(ending.code, timeout: timeout)
+        try outcome.end(ending, timeout: timeout)
     }
 
     // MARK: Writing
