@@ -21,6 +21,8 @@ open class NFCNDEFReaderSession: NFCReaderSession {
 
     private weak var ndefDelegate: (any NFCNDEFReaderSessionDelegate)?
     private let hasDelegate: Bool
+    /// A session without a delegate that hands out tags as `.ndefTagsDetected` (read-write).
+    private let handsOutTags: Bool
     public let invalidateAfterFirstRead: Bool
     /// Made in each initializer (so before `begin()`), then used on the engine queue only.
     private lazy var modeOnEngineQueue = QueueBound(Mode.undetermined, on: engine.queue)
@@ -35,6 +37,7 @@ open class NFCNDEFReaderSession: NFCReaderSession {
     public init(delegate: any NFCNDEFReaderSessionDelegate, queue: DispatchQueue?, invalidateAfterFirstRead: Bool) {
         self.ndefDelegate = delegate
         self.hasDelegate = true
+        self.handsOutTags = false
         self.invalidateAfterFirstRead = invalidateAfterFirstRead
         super.init(queue: queue, configuration: .shared, environment: .shared)
         engine.host = self
@@ -46,6 +49,7 @@ open class NFCNDEFReaderSession: NFCReaderSession {
                 configuration: NFCSessionConfiguration, environment: NFCReaderEnvironment = .shared) {
         self.ndefDelegate = delegate
         self.hasDelegate = true
+        self.handsOutTags = false
         self.invalidateAfterFirstRead = invalidateAfterFirstRead
         super.init(queue: queue, configuration: configuration, environment: environment)
         engine.host = self
@@ -56,10 +60,23 @@ open class NFCNDEFReaderSession: NFCReaderSession {
     public init(invalidateAfterFirstRead: Bool = false, queue: DispatchQueue? = nil,
                 configuration: NFCSessionConfiguration = NFCSessionConfiguration(), environment: NFCReaderEnvironment = .shared) {
         self.hasDelegate = false
+        self.handsOutTags = false
         self.invalidateAfterFirstRead = invalidateAfterFirstRead
         super.init(queue: queue, configuration: configuration, environment: environment)
         engine.host = self
         _ = modeOnEngineQueue
+    }
+
+    /// Linux: a read-write session without a delegate, for the async `events` API: each batch of
+    /// tags comes as `.ndefTagsDetected` (what `readerSession(_:didDetect:)` gets), to
+    /// `connect(to:)` and talk to; nothing is read by the session itself.
+    public init(readWriteWith configuration: NFCSessionConfiguration = NFCSessionConfiguration(), queue: DispatchQueue? = nil,
+                environment: NFCReaderEnvironment = .shared) {
+        self.hasDelegate = false
+        self.handsOutTags = true
+        self.invalidateAfterFirstRead = false
+        super.init(queue: queue, configuration: configuration, environment: environment)
+        engine.host = self
     }
 
     open override var delegate: Any? { ndefDelegate }
@@ -114,6 +131,7 @@ extension NFCNDEFReaderSession: SessionEngineHost {
     func engineDidBecomeActive(_ engine: SessionEngine) {
         showInitialAlert()
         deliver { [self] in ndefDelegate?.readerSessionDidBecomeActive(self) }
+        engine.emit(.becameActive(readers: readersAtStart))
     }
 
     /// A single read reports the first tag with a message whether or not others came with it
@@ -132,6 +150,9 @@ extension NFCNDEFReaderSession: SessionEngineHost {
         case .undetermined:
             if hasDelegate {
                 probeDelegate(with: batch)
+            } else if handsOutTags {
+                mode = .readWrite
+                handOut(batch)
             } else {
                 mode = .readOnly
                 read(batch)
@@ -172,7 +193,11 @@ extension NFCNDEFReaderSession: SessionEngineHost {
         let tags = makeTags(batch)
         guard !tags.isEmpty else { return }
         engine.pausePolling()
-        deliver { [self] in ndefDelegate?.readerSession(self, didDetect: tags) }
+        if hasDelegate {
+            deliver { [self] in ndefDelegate?.readerSession(self, didDetect: tags) }
+        } else {
+            engine.emit(.ndefTagsDetected(tags))
+        }
     }
 
     private func makeTags(_ batch: [TagPresence]) -> [SessionTag] {

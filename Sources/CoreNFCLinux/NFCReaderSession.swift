@@ -107,13 +107,11 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol {
 
     /// Linux: ends the session for `reason` (the CLI's SIGINT handler passes `.signal(SIGINT)`).
     public func invalidate(reason: NFCInvalidationReason) {
-        let message: String
-        switch reason {
-        case .userCanceled: message = NFCReaderError.Code.readerSessionInvalidationErrorUserCanceled.defaultMessage
-        case let .signal(number): message = "session ended by signal \(number)"
-        }
-        engine.invalidate(NFCReaderError(.readerSessionInvalidationErrorUserCanceled, message: message), byUser: true)
+        invalidator.invalidate(reason: reason)
     }
+
+    /// Linux: a `Sendable` handle that ends this session from any thread (`invalidate(reason:)`).
+    public var invalidator: NFCSessionInvalidator { NFCSessionInvalidator(engine: engine) }
 
     /// Linux: runs `action` on `sessionQueue` after `delay` measured by the session's clock, if the
     /// session is still active then (the "wait 500 ms, then restartPolling()" of Apple's sample).

@@ -17,6 +17,8 @@ open class NFCTagReaderSession: NFCReaderSession {
 
     public let pollingOption: PollingOption
     private weak var tagDelegate: (any NFCTagReaderSessionDelegate)?
+    /// False for a session made for the `events` API: its tags come as `.tagsDetected`.
+    private let hasDelegate: Bool
 
     /// Apple's initializer (`NFCReaderEnvironment.shared`, `NFCSessionConfiguration.shared`). nil for an empty polling option.
     /// Designated, as on iOS, so subclasses (mocks, wrappers) can call it.
@@ -24,6 +26,7 @@ open class NFCTagReaderSession: NFCReaderSession {
         guard !pollingOption.isEmpty else { return nil }
         self.pollingOption = pollingOption
         self.tagDelegate = delegate
+        self.hasDelegate = true
         super.init(queue: queue, configuration: .shared, environment: .shared)
         engine.host = self
     }
@@ -34,6 +37,18 @@ open class NFCTagReaderSession: NFCReaderSession {
         guard !pollingOption.isEmpty else { return nil }
         self.pollingOption = pollingOption
         self.tagDelegate = delegate
+        self.hasDelegate = true
+        super.init(queue: queue, configuration: configuration, environment: environment)
+        engine.host = self
+    }
+
+    /// Linux: a session without a delegate, for the async `events` API: each batch of tags comes as
+    /// `.tagsDetected` (what `tagReaderSession(_:didDetect:)` gets). nil for an empty polling option.
+    public init?(pollingOption: PollingOption, queue: DispatchQueue? = nil, configuration: NFCSessionConfiguration,
+                 environment: NFCReaderEnvironment = .shared) {
+        guard !pollingOption.isEmpty else { return nil }
+        self.pollingOption = pollingOption
+        self.hasDelegate = false
         super.init(queue: queue, configuration: configuration, environment: environment)
         engine.host = self
     }
@@ -94,6 +109,7 @@ extension NFCTagReaderSession: SessionEngineHost {
     func engineDidBecomeActive(_ engine: SessionEngine) {
         showInitialAlert()
         deliver { [self] in tagDelegate?.tagReaderSessionDidBecomeActive(self) }
+        engine.emit(.becameActive(readers: readersAtStart))
     }
 
     func engine(_ engine: SessionEngine, didDetect batch: [TagPresence]) {
@@ -112,7 +128,11 @@ extension NFCTagReaderSession: SessionEngineHost {
         }
         guard !tags.isEmpty else { return }
         engine.pausePolling()
-        deliver { [self] in tagDelegate?.tagReaderSession(self, didDetect: tags) }
+        if hasDelegate {
+            deliver { [self] in tagDelegate?.tagReaderSession(self, didDetect: tags) }
+        } else {
+            engine.emit(.tagsDetected(tags))
+        }
     }
 
     func engine(_ engine: SessionEngine, didInvalidateWith error: NFCReaderError) {

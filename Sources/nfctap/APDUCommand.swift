@@ -5,7 +5,7 @@ import NDEF
 import NFCTapKit
 
 /// `nfctap apdu`: sends ISO 7816 APDUs to the next ISO-DEP card (a Type 4 tag, a smart card).
-struct APDUCommand: ParsableCommand {
+struct APDUCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apdu",
         abstract: "Send ISO 7816 APDUs to the next ISO-DEP card and print the replies.",
@@ -50,9 +50,7 @@ struct APDUCommand: ParsableCommand {
         return (bytes, apdu)
     }
 
-    func run() throws {
-        let commands = try apdus.map(Self.parse)
-        let run = APDURun(commands: commands, json: json, timeout: timeout, readers: readerOptions.desk)
-        if case let .failure(error) = run.run() { throw error }
+    func run() async throws {
+        try await APDURun(commands: try apdus.map(Self.parse), json: json, timeout: timeout, readers: readerOptions.desk).run()
     }
 }

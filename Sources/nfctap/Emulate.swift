@@ -1,10 +1,8 @@
 import ArgumentParser
-import Foundation
-import NFCTags
 import NFCTapKit
 import TagEmulation
 
-struct Emulate: ParsableCommand {
+struct Emulate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "emulate",
         abstract: "Present a virtual tag to pcscd (through vpcd) or to libnfc (as a PN532 on a pseudo-terminal).",
@@ -74,74 +72,20 @@ struct Emulate: ParsableCommand {
         return (host, port)
     }
 
-    func run() throws {
-        try emulate()
-    }
-
-    private func emulate() throws {
+    func run() async throws {
         if listPresets {
             for p in VirtualTagCatalog.presets { print("\(p.name)\t\(p.summary)") }
             return
         }
-        let virtualTag: VirtualTag
-        do {
-            if let preset {
-                virtualTag = try VirtualTagCatalog.make(preset: preset)
-            } else {
-                let path = tag!
-                guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read \(path)") }
-                virtualTag = try VirtualTagCatalog.make(fileBytes: [UInt8](data), chip: VirtualTagCatalog.Chip(rawValue: chip)!)
-            }
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw CLIError(String(describing: error))
-        }
-        let plan = FaultPlan(latency: .milliseconds(latency))
-        let stopped = DispatchSemaphore(value: 0)
-        let trap = SignalTrap(queue: DispatchQueue(label: "nfctap.emulate.signals")) { _ in stopped.signal() }
-        let kind = virtualTag is VirtualFeliCaCard ? "FeliCa (Type 3) card, IDm" : virtualTag.sak & 0x20 != 0 ? "Type 4 tag, UID" : "Type 2 tag, UID"
-        let describeTag = "\(kind) \(virtualTag.uid.hexString)"
-
+        let source: EmulateRun.Source = if let preset { .preset(preset) } else { .file(tag!, chip: VirtualTagCatalog.Chip(rawValue: chip)!) }
+        let target: EmulateRun.Target
         if let vpcd {
             let (host, port) = try Self.hostPort(vpcd)
-            let reader = EmulatedPCSCReader(profile: Self.profile(profile), tag: virtualTag, plan: plan)
-            let card = VPCDCard(behaviour: reader, host: host, port: port)
-            do { try card.insert() } catch {
-                throw CLIError("cannot reach vpcd at \(host):\(port): \(error). Is pcscd running with vsmartcard-vpcd installed?",
-                               exit: NFCTapExit.noReader)
-            }
-            Stderr.line("nfctap: \(describeTag) is on the vpcd reader at \(host):\(port); Ctrl-C removes it")
-            wait(stopped)
-            card.remove()
+            target = .vpcd(host: host, port: port, profile: EmulateRun.profile(profile))
         } else {
-            let emulator = PN532Emulator(tag: virtualTag, plan: plan, linkPath: link)
-            let path = try emulator.start()
-            print("pn532_uart:\(link ?? path)")
-            StandardOutput.flush()
-            Stderr.line("nfctap: PN532 with a \(describeTag) on \(path); Ctrl-C stops it")
-            wait(stopped)
-            emulator.stop()
+            target = .pn532(link: link)
         }
-        withExtendedLifetime(trap) {}
-    }
-
-    private func wait(_ stopped: DispatchSemaphore) {
-        if let duration {
-            _ = stopped.wait(timeout: .now() + duration)
-        } else {
-            stopped.wait()
-        }
-    }
-
-    static func profile(_ name: String) -> PCSCReaderProfile {
-        switch name.lowercased() {
-        case "acr122u": return .acr122u
-        case "acr1252u": return .acr1252u
-        case "identiv": return .identiv
-        case "omnikey": return .omnikey
-        case "springcard": return .springcard
-        default: return .generic
-        }
+        try await EmulateRun(source: source, target: target, latency: .milliseconds(latency),
+                             duration: duration.map { .milliseconds(Int64($0 * 1000)) }).run()
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import NFCTapKit
 
 @main
-struct NFCTap: ParsableCommand {
+struct NFCTap: AsyncParsableCommand {
     /// From CHANGELOG.md, through the generated NFCTapVersion (scripts/lib/changelog.py).
     static let version = NFCTapVersion.string
 
@@ -38,18 +38,23 @@ struct NFCTap: ParsableCommand {
     /// Parses, runs, and ends the process the one way every command ends: errors printed once as
     /// `nfctap: error: …` (argument errors too, with the usage), help and version on stdout, and a
     /// failed write to stdout turning success into exit 1 (`CommandEnd`).
-    static func main() {
-        Foundation.exit(CommandEnd.status(after: run(Array(CommandLine.arguments.dropFirst()))))
+    static func main() async {
+        Foundation.exit(CommandEnd.status(after: await run(Array(CommandLine.arguments.dropFirst()))))
     }
 
     /// Runs the command `arguments` name; its exit status.
-    static func run(_ arguments: [String]) -> Int32 {
+    static func run(_ arguments: [String]) async -> Int32 {
         do {
             var command = try parseAsRoot(arguments)
-            try command.run()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
             return ExitStatus.ok
         } catch let error as CLIError {
-            Stderr.line(CLIError.line(error.message))
+            // An empty message was already shown by the command (a log line): only the status counts.
+            if !error.message.isEmpty { Stderr.line(CLIError.line(error.message)) }
             return error.status
         } catch {
             let code = exitCode(for: error)

@@ -1,12 +1,9 @@
 import ArgumentParser
-import CoreNFCLinux
-import Foundation
 import NFCTapKit
 import Pairing
-import ZebraPrinter
 
 /// `nfctap pair`: tap a Zebra printer's NFC tag, pair with the printer, optionally talk to it.
-struct Pair: ParsableCommand {
+struct Pair: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pair",
         abstract: "Pair with a Zebra printer by tapping its NFC tag (Print Touch).",
@@ -112,111 +109,8 @@ struct Pair: ParsableCommand {
         PairingOptions(adapter: adapter, forceLE: le, pin: pin)
     }
 
-    func run() throws {
-        let console = PairConsole()
-        let waiter = PrinterTapWaiter(console: console, readerFilter: readers.filter,
-                                      timeout: timeout == 0 ? nil : .milliseconds(Int64((timeout * 1000).rounded())),
-                                      environment: readers.environment,
-                                      operationTimeout: readers.operationTimeout)
-        let phase = PairPhase(waiter: waiter, console: console)
-        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: DispatchQueue(label: "nfctap.pair.signals")) { phase.interrupt($0) }
-        defer { withExtendedLifetime(trap) {} }
-
-        let identity: PrinterIdentity
-        switch waiter.wait() {
-        case .printer(let found):
-            identity = found
-        case .unusable(let error):
-            console.fail(PairTagVerdict.unusableZebra(error).message, code: NFCTapExit.failure)
-        case .interrupted:
-            console.fail("interrupted", code: NFCTapExit.interrupted)
-        case .ended(let error):
-            try ended(error, console: console)
-        }
-        phase.tapDone()
-        for line in PrinterIdentityJSON.lines(identity) { console.line(NDEFText.safe(line)) }
-
-        var output = PairOutput(json: json, fields: [
-            ("printer", PrinterIdentityJSON.object(identity)), ("handler", .string(handler.name)),
-        ])
-        let chosen = try handler.makeHandler()   // checked in validate()
-        if dryRun {
-            let sentence = chosen.describe(identity, options: pairingOptions) + PairReport.plan(requests)
-            output.add("dryRun", .string(sentence))
-            if json { output.finish() } else { print(sentence) }
-            return
-        }
-
-        let result: PairingResult
-        do {
-            result = try chosen.pair(identity, options: pairingOptions)
-        } catch {
-            output.fail(Self.message(error), console: console)
-        }
-        output.add("result", PairReport.json(result))
-        for line in PairReport.lines(result, identity: identity) { console.line(line) }
-        if case .handedOff(let outcome) = result, !outcome.succeeded {
-            output.fail("\(outcome.arguments[0]) exited with status \(outcome.exitStatus)", console: console)
-        }
-
-        if !requests.isEmpty, let bluez = chosen as? BlueZPairingHandler {
-            converse(over: bluez, identity: identity, output: &output, console: console)
-        }
-        output.finish()
-    }
-
-    /// Runs the requests over a link opened by the BlueZ handler, reporting each as it is done.
-    private func converse(over bluez: BlueZPairingHandler, identity: PrinterIdentity, output: inout PairOutput,
-                          console: PairConsole) {
-        do {
-            let link = try bluez.openLink(to: identity, options: pairingOptions)
-            defer { link.close() }
-            let conversation = PrinterConversation(link: link)
-            var set: [(String, JSONValue)] = []
-            var variables: [(String, JSONValue)] = []
-            defer {
-                if !set.isEmpty { output.add("set", .object(set)) }
-                if !variables.isEmpty { output.add("variables", .object(variables)) }
-            }
-            for request in requests {
-                switch try conversation.perform(request) {
-                case let .variableSet(name, value):
-                    set.append((name, .string(value)))
-                    console.line("Set \(name) to \"\(value)\"")
-                case let .variable(name, value):
-                    variables.append((name, .string(value)))
-                    console.line("\(name) = \"\(NDEFText.safe(value))\"")
-                case let .status(status):
-                    output.add("status", PairReport.json(status))
-                    for line in PairReport.lines(status) { console.line(line) }
-                case .labelSent:
-                    output.add("testLabel", .bool(true))
-                    console.line("Sent the test label")
-                }
-            }
-        } catch {
-            output.fail(Self.message(error), console: console)
-        }
-    }
-
-    /// The session ended without a printer tag: timeout → 2, no reader or pcscd → 3, else 1.
-    private func ended(_ error: NFCReaderError?, console: PairConsole) throws -> Never {
-        guard let error else { console.fail("interrupted", code: NFCTapExit.interrupted) }
-        switch error.code {
-        case .readerSessionInvalidationErrorSessionTimeout:
-            console.fail("no printer tag was tapped within \(timeoutText) s", code: NFCTapExit.noTag)
-        case .readerErrorUnsupportedFeature, .readerSessionInvalidationErrorSessionTerminatedUnexpectedly:
-            console.fail(NDEFText.safe(error.message), code: NFCTapExit.noReader)
-        default:
-            console.fail(NDEFText.safe(error.message), code: NFCTapExit.failure)
-        }
-    }
-
-    private var timeoutText: String {
-        timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)
-    }
-
-    static func message(_ error: any Error) -> String {
-        NDEFText.safe((error as? PairingError)?.description ?? String(describing: error))
+    func run() async throws {
+        try await PairRun(handler: handler, pairingOptions: pairingOptions, requests: requests, timeout: timeout,
+                          dryRun: dryRun, json: json, readers: readers.desk).run()
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import NFCTapKit
 
 /// `nfctap scan`: waits for a tag and prints what it holds (`--multi`: every tag until Ctrl-C).
-struct Scan: ParsableCommand {
+struct Scan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
         abstract: "Wait for a tag and print what it holds.",
@@ -51,8 +51,7 @@ struct Scan: ParsableCommand {
         guard timeout.isFinite, timeout >= 0 else { throw ValidationError("--timeout must be 0 (no limit) or a positive number of seconds") }
     }
 
-    func run() throws {
-        let run = ScanRun(json: json, multi: multi, timeout: timeout, readers: readerOptions.desk)
-        if case let .failure(error) = run.run() { throw error }
+    func run() async throws {
+        try await ScanRun(json: json, multi: multi, timeout: timeout, readers: readerOptions.desk).run()
     }
 }

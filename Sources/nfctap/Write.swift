@@ -3,7 +3,7 @@ import Foundation
 import NFCTapKit
 
 /// `nfctap write`: writes one NDEF message to the next tag, reads it back, optionally locks the tag.
-struct Write: ParsableCommand {
+struct Write: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "write",
         abstract: "Write an NDEF message to a tag (and optionally lock it).",
@@ -47,10 +47,8 @@ struct Write: ParsableCommand {
         guard timeout.isFinite, timeout >= 0 else { throw ValidationError("--timeout must be 0 (no limit) or a positive number of seconds") }
     }
 
-    func run() throws {
-        let message: WriteMessage
-        message = try WriteMessage(uri: uri, text: text, language: language ?? "en", mime: mime, file: file, ndefFile: ndefFile)
-        let run = WriteRun(message: message, lock: lock, json: json, timeout: timeout, readers: readerOptions.desk)
-        if case let .failure(error) = run.run() { throw error }
+    func run() async throws {
+        let message = try WriteMessage(uri: uri, text: text, language: language ?? "en", mime: mime, file: file, ndefFile: ndefFile)
+        try await WriteRun(message: message, lock: lock, json: json, timeout: timeout, readers: readerOptions.desk).run()
     }
 }

@@ -9,7 +9,7 @@ struct EventsStreamTests {
     /// service events by SessionReportsTests.
     private func describe(_ event: NFCSessionEvent) -> String? {
         switch event {
-        case .tagReport, .serviceLost, .serviceRestored: return nil
+        case .tagReport, .serviceLost, .serviceRestored, .becameActive, .ndefTagsDetected, .tagsDetected: return nil
         case let .readerAdded(r): return "+\(r.name)"
         case let .readerRemoved(r): return "-\(r.name)"
         case let .tagArrived(t): return "arrived \(t.uid.hexString)"
@@ -49,6 +49,10 @@ struct EventsStreamTests {
         let session = NFCNDEFReaderSession(configuration: h.configuration, environment: h.environment)
         var iterator = session.events.makeAsyncIterator()
         h.advance(session, by: .seconds(60))
+        guard case .becameActive? = try await iterator.next() else {
+            Issue.record("no .becameActive first")
+            return
+        }
         #expect(try await iterator.next().map(describe) == "+Reader A")
         do {
             _ = try await iterator.next()

@@ -12,18 +12,13 @@ import Testing
         DeskReaders(environment: NFCReaderEnvironment(makeBackends: { [backend] }, makeNDEFOperations: { try $0.ndefOperations() }))
     }
 
-    /// Runs a blocking desk run on its own thread (it waits on a semaphore while the session's
-    /// async work needs the cooperative pool).
-    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: body()) }.start()
-        }
-    }
-
-    static func status(_ decision: ScanOutcome.Decision) -> Int32 {
-        switch decision {
-        case .success: return ExitStatus.ok
-        case let .failure(error): return error.status
+    /// The exit status a run ends with.
+    static func status(_ run: () async throws(CLIError) -> Void) async -> Int32 {
+        do {
+            try await run()
+            return ExitStatus.ok
+        } catch {
+            return error.status
         }
     }
 
@@ -33,11 +28,10 @@ import Testing
         let tag = VirtualType4Tag(version: .v2, ndef: [])
         _ = backend.place(tag, on: "Virtual A")
         let message = try WriteMessage(uri: "https://example.com/desk", text: nil, language: "en", mime: nil, file: nil, ndefFile: nil)
-        // A long session timeout: in the parallel unit ring the cooperative pool (the write's Task) can be
-        // busy with other suites for seconds on a 2-core machine.
+        // A long session timeout: in the parallel unit ring the cooperative pool can be busy with
+        // other suites for seconds on a 2-core machine.
         let run = WriteRun(message: message, lock: false, json: true, timeout: 120, readers: Self.readers(backend))
-        let decision = await Self.offThePool { run.run() }
-        #expect(Self.status(decision) == ExitStatus.ok)
+        #expect(await Self.status(run.run) == ExitStatus.ok)
         #expect(tag.ndefMessage == message.bytes)
         #expect(tag.ndefMessage == (try NDEFMessage(records: [.uri("https://example.com/desk")]).encoded()))
     }
@@ -46,21 +40,19 @@ import Testing
     func scanOutcomes() async throws {
         let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
         let idle = ScanRun(json: true, multi: false, timeout: 0.5, readers: Self.readers(backend))
-        let nothing = await Self.offThePool { idle.run() }
-        #expect(Self.status(nothing) == ExitStatus.noTag)
+        #expect(await Self.status(idle.run) == ExitStatus.noTag)
 
         _ = backend.place(VirtualType4Tag(version: .v2, ndef: try NDEFMessage(records: [.uri("https://example.com/s")]).encoded()),
                           on: "Virtual A")
         let run = ScanRun(json: true, multi: false, timeout: 120, readers: Self.readers(backend))
-        #expect(Self.status(await Self.offThePool { run.run() }) == ExitStatus.ok)
+        #expect(await Self.status(run.run) == ExitStatus.ok)
     }
 
     @Test("no reader: exit status 3 with the reason")
     func noReader() async throws {
         let backend = VirtualReaderBackend(readerNames: [])
         let run = ScanRun(json: false, multi: false, timeout: 5, readers: Self.readers(backend))
-        let decision = await Self.offThePool { run.run() }
-        #expect(Self.status(decision) == ExitStatus.noReader)
+        #expect(await Self.status(run.run) == ExitStatus.noReader)
     }
 
     @Test("write refuses an empty request with the usage status before any tag")
@@ -75,5 +67,57 @@ import Testing
         } catch {
             Issue.record("not a CLIError: \(error)")
         }
+    }
+}
+
+/// The rest of the desk flows on events: apdu, scan --multi, write's checks, in-process.
+@Suite(.serialized) struct DeskEventRunTests {
+    @Test("apdu sends every APDU on one connection and succeeds; a Type 2 tag is refused with exit status 1")
+    func apduRuns() async throws {
+        let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
+        let tag = VirtualType4Tag(version: .v2, ndef: try NDEFMessage(records: [.uri("https://example.com/a")]).encoded())
+        _ = backend.place(tag, on: "Virtual A")
+        // SELECT the NDEF application, then READ BINARY: both answered on the same card.
+        let commands = try ["00A4040007D276000085010100", "00B000000F"].map { hex -> (bytes: [UInt8], apdu: NFCISO7816APDU) in
+            let bytes = try #require([UInt8](hex: hex))
+            return (bytes, try #require(NFCISO7816APDU(data: Data(bytes))))
+        }
+        let run = APDURun(commands: commands, json: true, timeout: 120, readers: DeskRunTests.readers(backend))
+        #expect(await DeskRunTests.status(run.run) == ExitStatus.ok)
+
+        backend.remove(from: "Virtual A")
+        _ = backend.place(VirtualType2Tag.blankNTAG215(), on: "Virtual A")
+        let refused = APDURun(commands: commands, json: true, timeout: 120, readers: DeskRunTests.readers(backend))
+        #expect(await DeskRunTests.status(refused.run) == ExitStatus.failure)
+    }
+
+    @Test("scan --multi ends normally at --timeout (exit 0) after reading the tag present")
+    func multiScanEndsAtTheTimeout() async throws {
+        let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
+        _ = backend.place(VirtualType4Tag(version: .v2, ndef: try NDEFMessage(records: [.uri("https://example.com/m")]).encoded()),
+                          on: "Virtual A")
+        let run = ScanRun(json: true, multi: true, timeout: 0.5, readers: DeskRunTests.readers(backend))
+        #expect(await DeskRunTests.status(run.run) == ExitStatus.ok)
+        // The read tag was confirmed (green) by the verdict.
+        #expect(backend.feedbackLog.contains { $0.feedback == .success })
+    }
+
+    @Test("write refuses a message larger than the tag, naming both sizes, and leaves the tag as it was")
+    func writeTooLarge() async throws {
+        let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
+        let tag = try VirtualType2Tag(product: .ntag213, uid: [0x04, 1, 2, 3, 4, 5, 6], ndef: NDEFMessage(records: [.uri("https://a.b")]).encoded())
+        let before = tag.memory
+        _ = backend.place(tag, on: "Virtual A")
+        let text = String(repeating: "x", count: 400)
+        let message = try WriteMessage(uri: nil, text: text, language: "en", mime: nil, file: nil, ndefFile: nil)
+        let run = WriteRun(message: message, lock: false, json: true, timeout: 120, readers: DeskRunTests.readers(backend))
+        do {
+            try await run.run()
+            Issue.record("a 400-byte message was written to an NTAG213")
+        } catch {
+            #expect(error.status == ExitStatus.failure)
+            #expect(error.message.contains("does not fit"))
+        }
+        #expect(tag.memory == before)
     }
 }

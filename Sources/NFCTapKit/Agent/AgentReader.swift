@@ -5,13 +5,22 @@ import Synchronization
 
 /// The agent's reader session: an `NFCNDEFReaderSession` that reads every tag on every reader
 /// (matching `--reader`) without time limit, survives readers and pcscd coming and going, and
-/// does not pause itself (`pausesBackgroundReading` = false). Reports go to `inbox`.
-// @unchecked: `session` (not Sendable, as in Apple's Core NFC) is set once in `init`; its
-// methods are thread-safe. The end error is behind a Mutex.
-package final class AgentReader: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
-    private var session: NFCNDEFReaderSession!
+/// does not pause itself (`pausesBackgroundReading` = false). A task consumes its events; reports
+/// go to `inbox`.
+package final class AgentReader: Sendable {
+    private struct State {
+        /// Ends the session; nil until the task made it.
+        var invalidator: NFCSessionInvalidator?
+        var stopRequested = false
+        /// Set once the session ended by itself (not by `stop()`).
+        var endError: NFCReaderError?
+    }
+
+    private let state = Mutex(State())
+    /// Signalled when the session has ended: the agent's loop (a thread of its own, not a task)
+    /// waits for the readers to be let go before another session may take them.
     private let ended = DispatchSemaphore(value: 0)
-    private let endError = Mutex<NFCReaderError?>(nil)
+    private let configuration: NFCSessionConfiguration
 
     package init(filter: NFCReaderFilter, inbox: AgentInbox) {
         var configuration = NFCSessionConfiguration()
@@ -25,26 +34,43 @@ package final class AgentReader: NFCNDEFReaderSessionDelegate, @unchecked Sendab
             inbox.post(report)
             return report.completed
         }
-        // The session holds its delegate weakly; the runner keeps this object while it runs.
-        session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false,
-                                       configuration: configuration)
+        self.configuration = configuration
     }
 
-    package func begin() { session.begin() }
+    /// Starts the session in a task of its own.
+    package func begin() {
+        Task { await self.run() }
+    }
+
+    private func run() async {
+        let session = NFCNDEFReaderSession(invalidateAfterFirstRead: false, configuration: configuration)
+        let stopped = state.withLock { s in
+            s.invalidator = session.invalidator
+            return s.stopRequested
+        }
+        if stopped { session.invalidate() }
+        var error: NFCReaderError?
+        do {
+            for try await _ in session.events {}
+        } catch let thrown {
+            error = thrown as? NFCReaderError ?? NFCReaderError(.readerSessionInvalidationErrorSessionTerminatedUnexpectedly)
+        }
+        state.withLock { s in
+            s.invalidator = nil
+            if !s.stopRequested { s.endError = error ?? NFCReaderError(.readerSessionInvalidationErrorUserCanceled) }
+        }
+        ended.signal()
+    }
 
     /// Ends the session and waits (bounded) until it let go of the readers.
     package func stop() {
-        session.invalidate()
+        state.withLock { s in
+            s.stopRequested = true
+            s.invalidator?.invalidate()
+        }
         _ = ended.wait(timeout: .now() + 5)
     }
 
     /// Set once the session ended by itself (not by `stop()`).
-    package var endedError: NFCReaderError? { endError.withLock { $0 } }
-
-    package func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {}
-
-    package func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
-        endError.withLock { $0 = error as? NFCReaderError ?? NFCReaderError(.readerSessionInvalidationErrorSessionTerminatedUnexpectedly) }
-        ended.signal()
-    }
+    package var endedError: NFCReaderError? { state.withLock { $0.endError } }
 }

@@ -11,7 +11,7 @@ import SDBus
 /// running except while another process runs an nfctap session (NFCBackgroundReading), posts a
 /// notification per tag, and carries out the action the user invokes on one.
 package final class AgentRunner {
-    package struct Settings {
+    package struct Settings: Sendable {
         package var filter: NFCReaderFilter = .all
         package var pairWith: PairHandlerChoice = .bluez
         package var pairingOptions = PairingOptions()
@@ -53,6 +53,18 @@ package final class AgentRunner {
         self.environment = environment
         dispatcher = TapDispatcher(environment: environment, pairWith: settings.pairWith,
                                    pairingOptions: settings.pairingOptions)
+    }
+
+    /// `nfctap agent`: runs the agent's loop on a thread of its own (the D-Bus connection's, which
+    /// blocks in sd-bus between wake-ups) until SIGINT/SIGTERM/SIGHUP.
+    /// - Throws: `CLIError` (exit 1, already said on stderr) when the session bus fails.
+    package static func run(settings: Settings, environment: [String: String]) async throws(CLIError) {
+        let status = await withCheckedContinuation { continuation in
+            Thread {
+                continuation.resume(returning: AgentRunner(settings: settings, environment: environment).run())
+            }.start()
+        }
+        if status != 0 { throw CLIError.reported(status: status) }
     }
 
     /// Runs until SIGINT/SIGTERM/SIGHUP. Returns the exit code: 0 after a signal, 1 when the session bus fails.

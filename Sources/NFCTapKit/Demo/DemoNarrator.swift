@@ -28,7 +28,8 @@ package final class DemoNarrator: Sendable {
         StandardOutput.flush()
     }
 
-    package func wait() {
-        if pause > 0 { Thread.sleep(forTimeInterval: pause) }
+    /// The pause between steps (none when nobody watches).
+    package func wait() async {
+        if pause > 0 { try? await Task.sleep(for: .milliseconds(Int64(pause * 1000))) }
     }
 }

@@ -1,23 +1,17 @@
 import CoreNFCLinux
-import Dispatch
 import Foundation
 import NDEF
 
-/// One `nfctap write`: a read-write `NFCNDEFReaderSession` (the delegate takes the tags) that
-/// connects to the first single tag, checks its status and capacity, writes, reads back and
-/// compares, optionally locks, then ends.
-// @unchecked: the message's NFCNDEFMessage (not Sendable, as in Apple's Core NFC) is never
-// changed once built; the rest is immutable or Sendable.
-package final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable {
+/// One `nfctap write`: a read-write `NFCNDEFReaderSession` (its tags come as
+/// `.ndefTagsDetected` events) that connects to the first single tag, checks its status and
+/// capacity, writes, reads back and compares, optionally locks, then ends.
+package struct WriteRun {
     let message: WriteMessage
     let lock: Bool
     let json: Bool
     let timeout: Double
     let readers: DeskReaders
     let prompt: Prompt
-    let outcome = ScanOutcome()
-    /// A tag is being written: later batches are ignored.
-    private let firstTag = FirstTag()
 
     package init(message: WriteMessage, lock: Bool, json: Bool, timeout: Double, readers: DeskReaders) {
         self.message = message
@@ -28,47 +22,39 @@ package final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable 
         prompt = Prompt(timeout: timeout > 0 ? timeout : nil)
     }
 
-    /// Runs the session to its end and says how the command ends.
-    package func run() -> ScanOutcome.Decision {
+    /// Runs the session to its end.
+    /// - Throws: how the command fails (the tag refused the write: exit 1; no tag: 2; no reader: 3; interrupted: 130).
+    package func run() async throws(CLIError) {
         let configuration = DeskSession.configuration(timeout: timeout, readers: readers, prompt: prompt)
-        let session = NFCNDEFReaderSession(delegate: self, queue: nil, invalidateAfterFirstRead: false,
-                                           configuration: configuration, environment: readers.environment)
-        return DeskSession.run(session, outcome: outcome, prompt: prompt)
-    }
-
-    // MARK: NFCNDEFReaderSessionDelegate
-
-    package func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {
-        var text = String(ScanRun.holdMessage(session.readersAtStart.map(\.name)).dropLast()) + " to write \(message.bytes.count) bytes"
-        if lock { text += " and lock it for good" }
-        prompt.start(text + "…", status: "waiting for a tag")
-    }
-
-    package func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {}
-
-    package func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [any NFCNDEFTag]) {
-        guard tags.count == 1 else {
-            // Apple's sample: ask for one tag, then look again.
-            session.alertMessage = "\(tags.count) tags are in the field: remove all but one."
-            session.schedule(after: .milliseconds(500)) { session.restartPolling() }
-            return
+        let session = NFCNDEFReaderSession(readWriteWith: configuration, environment: readers.environment)
+        var outcome = DeskOutcome()
+        let ending = await DeskSession.run(session, prompt: prompt) { event in
+            switch event {
+            case let .becameActive(readers):
+                var text = String(ScanRun.holdMessage(readers.map(\.name)).dropLast()) + " to write \(message.bytes.count) bytes"
+                if lock { text += " and lock it for good" }
+                prompt.start(text + "…", status: "waiting for a tag")
+            case let .ndefTagsDetected(tags):
+                guard tags.count == 1 else {
+                    // Apple's sample: ask for one tag, then look again.
+                    session.alertMessage = "\(tags.count) tags are in the field: remove all but one."
+                    session.schedule(after: .milliseconds(500)) { session.restartPolling() }
+                    return
+                }
+                guard !outcome.isDecided else { return }  // the tag seen again after the write
+                outcome.record(await write(to: tags[0], in: session), sessionActive: session.isReady)
+                session.invalidate()
+            default:
+                break
+            }
         }
-        guard firstTag.take() else { return }
-        // The tag and session objects are not Sendable (as in Apple's Core NFC); their
-        // methods are thread-safe, and from here on only this task uses them.
-        nonisolated(unsafe) let tag = tags[0]
-        nonisolated(unsafe) let session = session
-        Task { await self.write(to: tag, in: session) }
-    }
-
-    package func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) {
-        let error = error as? NFCReaderError ?? NFCReaderError(.readerTransceiveErrorTagResponseError, message: "\(error)")
-        outcome.sessionEnded(fallback: .failure(ScanFailure.sessionEnded(error, timeout: timeout)))
+        try outcome.end(ending, timeout: timeout)
     }
 
     // MARK: Writing
 
-    private func write(to tag: any NFCNDEFTag, in session: NFCNDEFReaderSession) async {
+    /// Connects, checks, writes, verifies and locks; how it went.
+    private func write(to tag: any NFCNDEFTag, in session: NFCNDEFReaderSession) async -> Result<Void, CLIError> {
         var capacity: Int?
         do {
             try await session.connect(to: tag)
@@ -103,14 +89,12 @@ package final class WriteRun: NFCNDEFReaderSessionDelegate, @unchecked Sendable 
                 }
             }
             report(capacity: size, tag: connected)
-            outcome.decide(.success)
+            return .success(())
         } catch let error as CLIError {
-            outcome.decide(.failure(error))
+            return .failure(error)
         } catch {
-            outcome.decide(.failure(ScanFailure.tagOperation(error, size: message.bytes.count, capacity: capacity,
-                                                             writing: true)))
+            return .failure(ScanFailure.tagOperation(error, size: message.bytes.count, capacity: capacity, writing: true))
         }
-        session.invalidate()
     }
 
     /// Reads the message back and compares it with what was written.

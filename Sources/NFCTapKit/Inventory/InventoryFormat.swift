@@ -2,7 +2,7 @@ import Foundation
 import RecordOutput
 
 /// How `inventory` writes its records: JSON Lines or CSV (RFC 4180), same columns in both.
-package enum InventoryFormat: String, CaseIterable {
+package enum InventoryFormat: String, CaseIterable, Sendable {
     case jsonl
     case csv
 

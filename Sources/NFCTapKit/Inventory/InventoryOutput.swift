@@ -4,7 +4,7 @@ import RecordOutput
 /// Where `inventory` records go: a `DurableRecordFile` (the writer `kiosk` uses too: every record
 /// written and synced before the tap is confirmed, a foreign file refused untouched, one process
 /// per file, a torn record cut off, a deleted or rotated file reopened), or stdout.
-package final class InventoryOutput {
+package final class InventoryOutput: Sendable {
     package let format: InventoryFormat
     package let file: DurableRecordFile
 

@@ -43,6 +43,13 @@ package final class InventoryProgress: Sendable {
         }
     }
 
+    /// Says `nfctap: error: <message>` on its own line (closing the live line first) and returns
+    /// the error the command throws, already reported.
+    package func fail(_ message: String, status: Int32) -> CLIError {
+        note(CLIError.line(message))
+        return CLIError.reported(status: status)
+    }
+
     /// `04A1B2…` → `04:A1:B2:…`.
     package static func readableUID(_ hex: String) -> String {
         var out = ""

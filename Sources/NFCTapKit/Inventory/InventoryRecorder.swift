@@ -6,15 +6,13 @@ import Synchronization
 /// Turns each tag report into one record, writes it to disk, then confirms it: the session's
 /// `tagReportHandler`. The session gives the reader's green light and beep only after `handle`
 /// returned true, so a beep (and the "✓" line) means the record is on disk.
-// @unchecked: the output, clock and confirmation (not Sendable) are used only in `handle`, under
-// `state`'s lock; every mutable field sits in `state`.
-package final class InventoryRecorder: @unchecked Sendable {
+package final class InventoryRecorder: Sendable {
 
     /// Time as the recorder sees it: the wall clock for the record's timestamp, a monotonic
     /// clock for the duplicate window (so a clock change cannot flag or unflag a tap).
-    package struct Clock {
-        package var wall: () -> Date
-        package var monotonic: () -> Duration
+    package struct Clock: Sendable {
+        package var wall: @Sendable () -> Date
+        package var monotonic: @Sendable () -> Duration
 
         package static var system: Clock {
             let origin = ContinuousClock.now
@@ -24,7 +22,7 @@ package final class InventoryRecorder: @unchecked Sendable {
 
     /// Called after a record is on disk, before the reader's feedback; `complete` is false when
     /// the tag could not be read to the end (the reader then shows red).
-    package typealias Confirmation = (_ record: InventoryRecord, _ complete: Bool, _ stats: InventoryStats) -> Void
+    package typealias Confirmation = @Sendable (_ record: InventoryRecord, _ complete: Bool, _ stats: InventoryStats) -> Void
 
     private let output: InventoryOutput
     private let duplicateWindow: Duration

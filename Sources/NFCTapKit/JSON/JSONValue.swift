@@ -1,6 +1,6 @@
 /// A JSON value for the CLI's machine output. Objects keep their keys in the order given, so
 /// output is stable and reads in a sensible order (`tnf`, `type`, … before decoded fields).
-package enum JSONValue: Equatable {
+package enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int)

@@ -51,20 +51,13 @@ package final class KioskRunner: Sendable {
         var logger: Logger
         var stopping = false
         var restartRequested = false
-        var session: RunningSession?
+        /// Ends the session being run (handed from the run loop to `stop()` and `reload`).
+        var session: NFCSessionInvalidator?
         var pause: Task<Void, any Error>?
         /// UIDs handled successfully, and when (for the duplicate window).
         var recent: [String: ContinuousClock.Instant] = [:]
         var sessionsStarted = 0
         var tapsHandled = 0
-    }
-
-    /// The session being run, handed from the run loop to `stop()` and `reload`.
-    // @unchecked: NFCNDEFReaderSession is not Sendable (as in Apple's Core NFC), yet its
-    // methods are thread-safe (its state is behind its engine's lock): the run loop iterates its
-    // events, other threads only invalidate it.
-    private struct RunningSession: @unchecked Sendable {
-        let session: NFCNDEFReaderSession
     }
 
     private let state: Mutex<State>
@@ -138,15 +131,14 @@ package final class KioskRunner: Sendable {
 
     /// A new session for the current configuration, registered before it starts; nil once stopping.
     private func startSession() -> (NFCNDEFReaderSession, Int)? {
-        let started = state.withLock { s -> (RunningSession, Int)? in
+        state.withLock { s -> (NFCNDEFReaderSession, Int)? in
             guard !s.stopping else { return nil }
-            let running = RunningSession(session: NFCNDEFReaderSession(configuration: sessionConfiguration(s.configuration),
-                                                                       environment: environment(s.configuration)))
-            s.session = running
+            let session = NFCNDEFReaderSession(configuration: sessionConfiguration(s.configuration),
+                                               environment: environment(s.configuration))
+            s.session = session.invalidator
             s.sessionsStarted += 1
-            return (running, s.sessionsStarted)
+            return (session, s.sessionsStarted)
         }
-        return started.map { ($0.0.session, $0.1) }
     }
 
     private func sessionConfiguration(_ c: KioskConfiguration) -> NFCSessionConfiguration {
@@ -271,12 +263,12 @@ package final class KioskRunner: Sendable {
 
     /// Ends the kiosk: the tag in hand is finished first, then `run()` returns.
     package func stop(signal: Int32 = SIGTERM) {
-        let (running, pause) = state.withLock { s -> (RunningSession?, Task<Void, any Error>?) in
+        let (running, pause) = state.withLock { s -> (NFCSessionInvalidator?, Task<Void, any Error>?) in
             s.stopping = true
             return (s.session, s.pause)
         }
         logger.notice("stopping", metadata: ["signal": "\(signal)"])
-        running?.session.invalidate(reason: .signal(signal))
+        running?.invalidate(reason: .signal(signal))
         pause?.cancel()
     }
 
@@ -295,7 +287,7 @@ package final class KioskRunner: Sendable {
             return false
         }
         let (old, session, pause) = actionGate.withLock { _ in
-            state.withLock { s -> (any KioskAction, RunningSession?, Task<Void, any Error>?) in
+            state.withLock { s -> (any KioskAction, NFCSessionInvalidator?, Task<Void, any Error>?) in
                 let old = s.action
                 let newSession = fresh.needsNewSession(comparedTo: s.configuration)
                 s.action = action
@@ -309,7 +301,7 @@ package final class KioskRunner: Sendable {
         old.close()
         logger.notice("configuration reloaded", metadata: ["action": "\(fresh.actionName)", "new_session": "\(session != nil)"])
         emit(.reloaded(succeeded: true))
-        session?.session.invalidate()
+        session?.invalidate()
         pause?.cancel()
         return true
     }

@@ -1,7 +1,7 @@
 import Pairing
 
 /// `--handler bluez|exec:CMD|json`.
-package enum PairHandlerChoice: Equatable {
+package enum PairHandlerChoice: Equatable, Sendable {
     /// Pair over BlueZ on the system D-Bus (`DBUS_SYSTEM_BUS_ADDRESS` honoured).
     case bluez
     /// Run CMD (split without a shell) with the identity in its environment and on stdin.

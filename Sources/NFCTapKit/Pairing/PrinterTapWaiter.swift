@@ -1,5 +1,4 @@
 import CoreNFCLinux
-import Dispatch
 import Foundation
 import Synchronization
 import ZebraPrinter
@@ -23,7 +22,7 @@ package final class PrinterTapWaiter: Sendable {
     private let environment: NFCReaderEnvironment
     private struct State {
         /// Ends the running session for a signal.
-        var endSession: (@Sendable (Int32) -> Void)?
+        var invalidator: NFCSessionInvalidator?
         var interruptedBy: Int32?
     }
 
@@ -45,25 +44,24 @@ package final class PrinterTapWaiter: Sendable {
         self.configuration = configuration
     }
 
-    /// Blocks until the outcome is known (the session runs on its own queues and a detached task).
-    package func wait() -> Outcome {
-        // NFCNDEFReaderSession is not Sendable (as in Apple's Core NFC); its state is
-        // behind its engine's lock, and `interrupt()` only invalidates it, which is thread-safe.
-        nonisolated(unsafe) let running = NFCNDEFReaderSession(invalidateAfterFirstRead: false, configuration: configuration,
-                                                               environment: environment)
-        state.withLock { $0.endSession = { running.invalidate(reason: .signal($0)) } }
-        let deadline = configuration.timeLimit.map { ContinuousClock.now + $0 }
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex(Outcome.ended(nil))
-        Task.detached { [self] in
-            let result = await self.run(running, deadline: deadline)
-            outcome.withLock { $0 = result }
-            done.signal()
+    /// Runs the session's events until the outcome is known.
+    package func wait() async -> Outcome {
+        let session = NFCNDEFReaderSession(invalidateAfterFirstRead: false, configuration: configuration,
+                                           environment: environment)
+        let early = state.withLock { s in
+            s.invalidator = session.invalidator
+            return s.interruptedBy
         }
-        done.wait()
+        if let early { session.invalidate(reason: .signal(early)) }
+        let deadline = configuration.timeLimit.map { ContinuousClock.now + $0 }
+        let outcome = await run(session, deadline: deadline)
         console.stopSpinner()
-        if let signal = state.withLock({ $0.interruptedBy }) { return .interrupted(signal) }
-        return outcome.withLock { $0 }
+        let signal = state.withLock { s in
+            s.invalidator = nil
+            return s.interruptedBy
+        }
+        if let signal { return .interrupted(signal) }
+        return outcome
     }
 
     /// Ends the wait (SIGINT/SIGTERM/SIGHUP): the session is invalidated with Core NFC's 200.
@@ -71,7 +69,7 @@ package final class PrinterTapWaiter: Sendable {
         // Under the lock: invalidating only queues the session's end, it calls nothing back here.
         state.withLock { s in
             s.interruptedBy = signal
-            s.endSession?(signal)
+            s.invalidator?.invalidate(reason: .signal(signal))
         }
     }
 

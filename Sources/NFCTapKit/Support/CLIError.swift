@@ -14,6 +14,12 @@ public struct CLIError: Error, CustomStringConvertible, Sendable {
 
     public var description: String { message }
 
+    /// A failure the command already reported in its own words (the kiosk's log, inventory's
+    /// progress lines): `main` prints nothing more and exits with `status`.
+    package static func reported(status: Int32) -> CLIError {
+        CLIError("", status: status)
+    }
+
     /// The one format of an error line on stderr.
     package static func line(_ message: String) -> String {
         "nfctap: error: \(message)"

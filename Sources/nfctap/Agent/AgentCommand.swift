@@ -4,7 +4,7 @@ import NFCTapKit
 import Pairing
 
 /// `nfctap agent`: background tag reading for the desktop session (systemd/nfctap-agent.service).
-struct Agent: ParsableCommand {
+struct Agent: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "agent",
         abstract: "Read tags in the background and show a desktop notification per tap.",
@@ -49,12 +49,11 @@ struct Agent: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         var settings = AgentRunner.Settings()
         settings.filter = readerOptions.filter
         settings.pairWith = pairWith
         settings.pairingOptions = PairingOptions(adapter: adapter)
-        let status = AgentRunner(settings: settings, environment: ProcessInfo.processInfo.environment).run()
-        if status != 0 { throw ExitCode(status) }
+        try await AgentRunner.run(settings: settings, environment: ProcessInfo.processInfo.environment)
     }
 }

@@ -1,8 +1,7 @@
 import ArgumentParser
-import Foundation
 import NFCTapKit
 
-struct Doctor: ParsableCommand {
+struct Doctor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check the machine for what stops NFC readers working, and print the exact fix.",
@@ -19,43 +18,7 @@ struct Doctor: ParsableCommand {
             """
     )
 
-    func run() throws {
-        let root = SystemRoot.current
-        let env = ProcessInfo.processInfo.environment
-        var findings: [DoctorFinding] = []
-        // Installed files first, then what runs: a later fix may point back at an earlier line.
-        findings += PCSCInstallCheck().run(root)
-        findings.append(UdevRulesCheck().run(root))
-        findings.append(ModuleBlacklistCheck().run(root))
-        findings.append(KernelModuleCheck().run(root))
-        findings += PCSCRuntimeCheck().run()
-        findings += PCSCVersionCheck().run(root)
-        findings += USBPermissionCheck().run(root)
-        findings += USBReaderDriverCheck().run(root)
-        findings += LibNFCConfigCheck().run(root, environment: env)
-        findings.append(BlueZCheck().run())
-        print(DoctorReport.render(findings))
-        if findings.contains(where: { $0.status == .failure }) { throw NFCTapExit.failure }
-    }
-}
-
-enum DoctorReport {
-    static func render(_ findings: [DoctorFinding]) -> String {
-        var lines: [String] = []
-        for f in findings {
-            let mark: String
-            switch f.status {
-            case .ok: mark = "ok  "
-            case .info: mark = "info"
-            case .warning: mark = "warn"
-            case .failure: mark = "FAIL"
-            }
-            lines.append("[\(mark)] \(f.check): \(f.summary)")
-            if let fix = f.fix, f.status == .failure || f.status == .warning { lines.append("       fix: \(fix)") }
-        }
-        let failures = findings.filter { $0.status == .failure }.count
-        let warnings = findings.filter { $0.status == .warning }.count
-        lines.append(failures == 0 && warnings == 0 ? "All checks passed." : "\(failures) failed, \(warnings) warning(s).")
-        return lines.joined(separator: "\n")
+    func run() async throws {
+        if !DoctorReport.run() { throw CLIError.reported(status: ExitStatus.failure) }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import NFCTapKit
 
 /// `nfctap fleet`: records published to an MQTT broker (README "Fleet").
-struct FleetCommand: ParsableCommand {
+struct FleetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fleet",
         abstract: "Publish record files to an MQTT broker and see what is still waiting.",

@@ -4,7 +4,7 @@ import Foundation
 import NFCTapKit
 
 /// `nfctap fleet forward FILE --publish URL`: the forwarder alone, for a file written elsewhere.
-struct FleetForwardCommand: ParsableCommand {
+struct FleetForwardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "forward",
         abstract: "Publish a JSONL record file to an MQTT broker, following it as it grows, until SIGTERM/Ctrl-C.",
@@ -41,16 +41,11 @@ struct FleetForwardCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         guard let forwarder = try publish.startForwarder(outbox: file, statusEvery: statusEvery, tune: tune,
                                                          log: { Stderr.line($0) }) else { return }
-        let done = DispatchSemaphore(value: 0)
         // SIGHUP (logrotate's postrotate) must not kill it: rotations are followed by themselves.
-        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: DispatchQueue(label: "nfctap.fleet.signals")) { number in
-            if number != SIGHUP { done.signal() }
-        }
-        done.wait()
-        withExtendedLifetime(trap) {}
+        _ = await SignalWaiter(ignoring: [SIGHUP]).next()
         forwarder.stop(drain: .seconds(1))
         Stderr.line("MQTT: " + forwarder.status.summary)
     }

@@ -8,7 +8,7 @@ import ReaderCore
 
 /// `nfctap inventory`: records every tap on every reader, one record per tag per tap, each on
 /// disk before the reader confirms it.
-struct Inventory: ParsableCommand {
+struct Inventory: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inventory",
         abstract: "Record every tag tapped on the readers: one record per tap, on disk before the beep.",
@@ -89,7 +89,7 @@ struct Inventory: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let progress = InventoryProgress()
         let format = self.format ?? .guess(forPath: output)
         let destination: InventoryOutput
@@ -100,8 +100,7 @@ struct Inventory: ParsableCommand {
                 destination = try InventoryOutput(standardOutputWith: format)
             }
         } catch let error as InventoryOutputError {
-            progress.note("nfctap: error: " + NDEFText.safe(error.description))
-            throw NFCTapExit.failure
+            throw progress.fail(NDEFText.safe(error.description), status: ExitStatus.failure)
         }
 
         let environment = readerOptions.environment
@@ -109,8 +108,7 @@ struct Inventory: ParsableCommand {
         do {
             forwarder = try publish.startForwarder(outbox: output ?? "-", statusEvery: 10) { progress.note($0) }
         } catch let error as CLIError {
-            progress.note("nfctap: error: " + error.message)
-            throw NFCTapExit.failure
+            throw progress.fail(error.message, status: ExitStatus.failure)
         }
         defer {
             if let forwarder {
@@ -123,8 +121,7 @@ struct Inventory: ParsableCommand {
         do {
             readers = try InventoryPreflight.readers(in: environment, matching: readerOptions.readers)
         } catch {
-            progress.note("nfctap: error: " + NDEFText.safe(String(describing: error)))
-            throw NFCTapExit.noReader
+            throw progress.fail(NDEFText.safe(String(describing: error)), status: ExitStatus.noReader)
         }
 
         let recorder = InventoryRecorder(output: destination, duplicateWindow: Self.duration(duplicateWindow)) {
@@ -137,8 +134,7 @@ struct Inventory: ParsableCommand {
             progress.note("nfctap: error: " + NDEFText.safe(error.description) + "; inventory stopped")
             run?.stop(.userCanceled)
         }
-        // The trap's queue is not main: main is blocked in `run.wait()`. Signals arrive in order
-        // on this serial queue, so the count needs no lock.
+        // Signals arrive in order on this serial queue, so the count needs no lock.
         var signalsSeen = 0
         let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: DispatchQueue(label: "nfctap.inventory.signals")) { number in
             if number == SIGHUP {
@@ -151,32 +147,31 @@ struct Inventory: ParsableCommand {
                 return
             }
             signalsSeen += 1
-            if signalsSeen > 1 { Foundation.exit(NFCTapExit.interrupted.rawValue) }
+            // A second Ctrl-C ends the process at once (documented): nothing is left to flush, every
+            // record is written and synced before it is confirmed.
+            if signalsSeen > 1 { Foundation.exit(ExitStatus.interrupted) }
             run.stop(.signal(number))
         }
+        defer { withExtendedLifetime(trap) {} }
 
         let names = readers.map(\.name).joined(separator: ", ")
         progress.note("Inventory: tap tags on \(NDEFText.safe(names)); Ctrl-C to finish. Records: \(NDEFText.safe(destination.displayName)) (\(format.rawValue))")
-        run.start()
-        let end = run.wait()
-        withExtendedLifetime(trap) {}
+        let end = await run.run()
 
         if !run.becameActive {
-            progress.note("nfctap: error: " + NDEFText.safe(end.localizedDescription))
-            throw end.code == .readerErrorUnsupportedFeature ? NFCTapExit.noReader : NFCTapExit.failure
+            throw progress.fail(NDEFText.safe(end.localizedDescription),
+                                status: end.code == .readerErrorUnsupportedFeature ? ExitStatus.noReader : ExitStatus.failure)
         }
         let stats = recorder.stats
         for line in stats.summaryLines(destination: destination.displayName + " (\(format.rawValue))") { progress.note(line) }
-        if recorder.failure != nil { throw NFCTapExit.failure }
+        if recorder.failure != nil { throw CLIError.reported(status: ExitStatus.failure) }
         switch end.code {
         case .readerSessionInvalidationErrorUserCanceled, .readerSessionInvalidationErrorSessionTimeout:
             return
         case .readerErrorUnsupportedFeature:
-            progress.note("nfctap: error: " + NDEFText.safe(end.localizedDescription))
-            throw NFCTapExit.noReader
+            throw progress.fail(NDEFText.safe(end.localizedDescription), status: ExitStatus.noReader)
         default:
-            progress.note("nfctap: error: inventory ended: " + NDEFText.safe(end.localizedDescription))
-            throw NFCTapExit.failure
+            throw progress.fail("inventory ended: " + NDEFText.safe(end.localizedDescription), status: ExitStatus.failure)
         }
     }
 

@@ -1,14 +1,10 @@
 import ArgumentParser
-import CoreNFCLinux
-import Fleet
 import Foundation
 import Logging
-import NFCReaders
 import NFCTapKit
-import ReaderCore
 
 /// `nfctap kiosk`: handles every tap, for months, without a terminal (systemd/nfctap-kiosk.service).
-struct Kiosk: ParsableCommand {
+struct Kiosk: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk",
         abstract: "Handle every tag tapped on the readers, forever (a kiosk or a service).",
@@ -40,7 +36,7 @@ struct Kiosk: ParsableCommand {
                              discussion: "The trace holds tag UIDs and data: look at it before sharing it."))
     var trace = false
 
-    func run() throws {
+    func run() async throws {
         // A program that exits without reading its stdin, or a closed stdout, must give EPIPE, not kill the kiosk.
         signal(SIGPIPE, SIG_IGN)
         var logger = KioskLog.logger()
@@ -49,7 +45,7 @@ struct Kiosk: ParsableCommand {
             configuration = try loadConfiguration()
         } catch {
             logger.critical("configuration invalid", metadata: ["error": "\(error)"])
-            throw NFCTapExit.failure
+            throw CLIError.reported(status: ExitStatus.failure)
         }
         logger.logLevel = configuration.logLevel
         if trace || configuration.trace { CommandTrace.start() }
@@ -59,14 +55,14 @@ struct Kiosk: ParsableCommand {
                                      dependencies: .system)
         } catch {
             logger.critical("cannot start", metadata: ["error": "\(error)"])
-            throw NFCTapExit.failure
+            throw CLIError.reported(status: ExitStatus.failure)
         }
         let publisher = KioskPublisher(logger: logger, softwareVersion: NFCTap.version)
         do {
             try publisher.apply(configuration, configPath: config)
         } catch {
             logger.critical("cannot publish", metadata: ["error": "\(error)"])
-            throw NFCTapExit.failure
+            throw CLIError.reported(status: ExitStatus.failure)
         }
         let signals = DispatchQueue(label: "nfctap.kiosk.signals")
         let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: signals) { number in
@@ -94,12 +90,7 @@ struct Kiosk: ParsableCommand {
             "config": "\(config ?? "(none: defaults)")", "action": "\(configuration.actionName)",
             "version": "\(NFCTap.version)",
         ])
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            await runner.run()
-            done.signal()
-        }
-        done.wait()
+        await runner.run()
         withExtendedLifetime(trap) {}
         publisher.stop(drain: .seconds(1))
     }
@@ -108,31 +99,5 @@ struct Kiosk: ParsableCommand {
     private func loadConfiguration() throws -> KioskConfiguration {
         guard let config else { return KioskConfiguration() }
         return try KioskConfiguration.load(path: config)
-    }
-}
-
-extension KioskRunner.Dependencies {
-    /// Production: PC/SC and libnfc backends as configured, real actions, real time.
-    static var system: Self {
-        Self(makeBackends: { configuration in
-                 var backends: [any ReaderBackend] = []
-                 if configuration.pcsc {
-                     // Tags on readers `readers` does not name are left alone (no UID read).
-                     let queries = configuration.readers
-                     backends.append(queries.isEmpty ? PCSCBackend()
-                         : PCSCBackend(identifiesTags: { name in queries.contains { ReaderSelection.matches($0, name: name) } }))
-                 }
-                 // `readers` entries `libnfc:<connstring>` open that device too.
-                 let named = ReaderSelection.libnfcDevices(in: configuration.readers)
-                 if let devices = configuration.libnfcDevices {
-                     let all = devices + named.filter { !devices.contains($0) }
-                     if !all.isEmpty { backends.append(LibNFCBackend(devices: all)) }
-                 } else {
-                     // LIBNFC_DEVICE / libnfc.conf; never libnfc's USB scan, which fights pcscd (docs/tags-and-readers.md §4).
-                     backends.append(LibNFCBackend.configuredDevicesOnly(adding: named))
-                 }
-                 return backends
-             },
-             makeAction: { try $0.makeAction() })
     }
 }

@@ -51,15 +51,6 @@ struct ReaderOptions: ParsableArguments {
     }
 }
 
-/// `--trace` (and the kiosk's `"trace": true`): the exchange trace on stderr.
-enum CommandTrace {
-    /// Installs the stderr trace once for the process.
-    static func start() {
-        guard ExchangeTrace.active == nil else { return }
-        ExchangeTrace.install(ExchangeTrace { line in Stderr.line("nfctap trace: \(line)") })
-    }
-}
-
 extension ReaderOptions {
     /// The settings a desk command's session runs with (NFCTapKit's `DeskReaders`).
     var desk: DeskReaders {

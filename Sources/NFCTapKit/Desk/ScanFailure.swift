@@ -1,46 +1,5 @@
 import CoreNFCLinux
-import Dispatch
 import Foundation
-import Synchronization
-
-/// How a desk command (`scan`, `write`, `apdu`) ends. The command decides (success or a failure)
-/// from its delegate callbacks, then invalidates its session; `wait()` returns once the session
-/// has ended, so connections are closed before the process exits. When the session ends by itself
-/// first (time limit, no reader, signal) that end decides.
-package final class ScanOutcome: Sendable {
-    package enum Decision: Sendable {
-        case success
-        case failure(CLIError)
-    }
-
-    private let decision = Mutex<Decision?>(nil)
-    private let ended = DispatchSemaphore(value: 0)
-
-    /// Records how the command ends; only the first call counts. Returns true when it counted.
-    @discardableResult
-    package func decide(_ decision: Decision) -> Bool {
-        self.decision.withLock { decided in
-            guard decided == nil else { return false }
-            decided = decision
-            return true
-        }
-    }
-
-    package var isDecided: Bool { decision.withLock { $0 != nil } }
-
-    /// The session ended (from `didInvalidateWithError`): `fallback` decides unless the command
-    /// already did, and `wait()` returns.
-    package func sessionEnded(fallback: Decision) {
-        decide(fallback)
-        ended.signal()
-    }
-
-    /// Blocks until `sessionEnded`, then returns the decision.
-    package func wait() -> Decision {
-        ended.wait()
-        return decision.withLock { $0 ?? .success }
-    }
-}
 
 /// Core NFC errors in the words a desk user needs, with the documented exit codes.
 package enum ScanFailure {
