@@ -1,23 +1,107 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Turns SIGINT/SIGTERM (and SIGHUP where asked) into calls on a queue instead of the default
 /// "die now", so sessions end with Core NFC's 200 and files are flushed.
-package final class SignalTrap {
-    private var sources: [DispatchSourceSignal] = []
+///
+/// A signal that arrives once `init` has returned is never lost: the trap installs a signal
+/// handler (`sigaction`) before it returns, and the handler writes the number into a pipe that
+/// is drained on a private queue. (A `DispatchSourceSignal` is registered asynchronously on
+/// Linux: with `SIG_IGN` set first, a signal sent in between was discarded, which made
+/// `kill(getpid(), …)` right after the trap — or a `systemctl stop` right after start — go
+/// unnoticed.) Once trapped, a signal stays trapped for the life of the process; while no trap
+/// wants it, it is dropped, as `SIG_IGN` did before. Unlike `SIG_IGN`, a handler is reset by
+/// `exec`, so programs the commands start (`pair --command`) get the default dispositions.
+package final class SignalTrap: Sendable {
+    private let id: UInt64
 
     /// - Parameter handler: called on `queue` with the signal number, every time one arrives.
-    package init(_ signals: [Int32] = [SIGINT, SIGTERM], queue: DispatchQueue = .main, handler: @escaping (Int32) -> Void) {
-        for number in signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { handler(number) }
-            source.resume()
-            sources.append(source)
+    package init(_ signals: [Int32] = [SIGINT, SIGTERM], queue: DispatchQueue = .main,
+                 handler: @escaping @Sendable (Int32) -> Void) {
+        id = SignalRouter.shared.add(SignalRouter.Route(signals: Set(signals), queue: queue, handler: handler))
+    }
+
+    deinit { SignalRouter.shared.remove(id) }
+}
+
+/// The process's one signal pipe and the traps listening to it.
+final class SignalRouter: Sendable {
+    struct Route: Sendable {
+        let signals: Set<Int32>
+        let queue: DispatchQueue
+        let handler: @Sendable (Int32) -> Void
+    }
+
+    private struct State {
+        var routes: [UInt64: Route] = [:]
+        var nextID: UInt64 = 0
+        var installed: Set<Int32> = []
+    }
+
+    static let shared = SignalRouter()
+
+    private let state = Mutex(State())
+
+    private init() {
+        var ends: [Int32] = [-1, -1]
+        // The write end is non-blocking: the handler never waits on a full pipe (64 KiB of
+        // pending signals); the drain thread blocks on the read end.
+        guard pipe(&ends) == 0 else {
+            fatalError("nfctap: cannot create the signal pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        signalPipeWriteEnd.store(ends[1], ordering: .releasing)
+        let readEnd = ends[0]
+        let drain = Thread { SignalRouter.shared.drain(readEnd) }
+        drain.name = "nfctap.signals"
+        drain.start()
+    }
+
+    /// Registers `route` and installs the handler for signals not trapped before; returns its id.
+    func add(_ route: Route) -> UInt64 {
+        state.withLock { s in
+            s.nextID += 1
+            s.routes[s.nextID] = route
+            for number in route.signals where !s.installed.contains(number) {
+                var action = sigaction()
+                action.__sigaction_handler.sa_handler = forwardSignalToPipe
+                sigemptyset(&action.sa_mask)
+                action.sa_flags = SA_RESTART
+                if sigaction(number, &action, nil) == 0 { s.installed.insert(number) }
+            }
+            return s.nextID
         }
     }
 
-    deinit {
-        for source in sources { source.cancel() }
+    func remove(_ id: UInt64) {
+        _ = state.withLock { $0.routes.removeValue(forKey: id) }
     }
+
+    /// The drain thread, for the life of the process: hands every signal read to the routes that
+    /// want it, on their queues.
+    private func drain(_ fd: Int32) -> Never {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while true {
+            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { continue }  // EINTR
+            for byte in bytes[..<count] {
+                let number = Int32(byte)
+                let routes = state.withLock { s in s.routes.values.filter { $0.signals.contains(number) } }
+                for route in routes { route.queue.async { route.handler(number) } }
+            }
+        }
+    }
+}
+
+/// The pipe's write end, read by the signal handler (an atomic load is async-signal-safe).
+private let signalPipeWriteEnd = Atomic<Int32>(-1)
+
+/// The signal handler: only async-signal-safe calls (write(2)); errno is kept for the interrupted code.
+private func forwardSignalToPipe(_ number: Int32) {
+    let saved = errno
+    var byte = UInt8(truncatingIfNeeded: number)
+    _ = write(signalPipeWriteEnd.load(ordering: .acquiring), &byte, 1)
+    errno = saved
 }

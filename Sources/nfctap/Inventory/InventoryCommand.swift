@@ -5,6 +5,7 @@ import Fleet
 import Foundation
 import NFCTapKit
 import ReaderCore
+import Synchronization
 
 /// `nfctap inventory`: records every tap on every reader, one record per tag per tap, each on
 /// disk before the reader confirms it.
@@ -134,8 +135,7 @@ struct Inventory: AsyncParsableCommand {
             progress.note("nfctap: error: " + NDEFText.safe(error.description) + "; inventory stopped")
             run?.stop(.userCanceled)
         }
-        // Signals arrive in order on this serial queue, so the count needs no lock.
-        var signalsSeen = 0
+        let signalsSeen = Atomic<Int>(0)
         let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: DispatchQueue(label: "nfctap.inventory.signals")) { number in
             if number == SIGHUP {
                 // logrotate's convention: the output was moved away; go on in a new file.
@@ -146,10 +146,9 @@ struct Inventory: AsyncParsableCommand {
                 }
                 return
             }
-            signalsSeen += 1
             // A second Ctrl-C ends the process at once (documented): nothing is left to flush, every
             // record is written and synced before it is confirmed.
-            if signalsSeen > 1 { Foundation.exit(ExitStatus.interrupted) }
+            if signalsSeen.add(1, ordering: .relaxed).newValue > 1 { Foundation.exit(ExitStatus.interrupted) }
             run.stop(.signal(number))
         }
         defer { withExtendedLifetime(trap) {} }

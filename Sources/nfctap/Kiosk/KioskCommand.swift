@@ -65,6 +65,7 @@ struct Kiosk: AsyncParsableCommand {
             throw CLIError.reported(status: ExitStatus.failure)
         }
         let signals = DispatchQueue(label: "nfctap.kiosk.signals")
+        let reloadLogger = logger
         let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP], queue: signals) { number in
             if number == SIGHUP {
                 var loaded: KioskConfiguration?
@@ -78,7 +79,7 @@ struct Kiosk: AsyncParsableCommand {
                     do {
                         try publisher.apply(loaded, configPath: config, reloading: true)
                     } catch {
-                        logger.error("cannot publish the new output", metadata: ["error": "\(error)"])
+                        reloadLogger.error("cannot publish the new output", metadata: ["error": "\(error)"])
                     }
                 }
             } else {
