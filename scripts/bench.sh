@@ -19,7 +19,8 @@
 # Needs root only for nfcpy (a /dev/ttyUSB<n> symlink to the emulator's pty, removed on exit).
 # Python peers live in a venv under .build-bench/ (pip: nfcpy, ndeflib).
 # Environment: BENCH_ROUNDS (default 10), BENCH_IDLE_PCSC_SECONDS (15), BENCH_IDLE_LIBNFC_SECONDS (30),
-# BENCH_DECODE_SECONDS (3), BENCH_LATENCY_MS (5).
+# BENCH_DECODE_SECONDS (3), BENCH_LATENCY_MS (5), BENCH_SECTIONS (comma-separated section numbers to
+# run, e.g. `BENCH_SECTIONS=1b scripts/bench.sh` for tap → output alone; default: all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -54,6 +55,8 @@ trap cleanup EXIT INT TERM
 
 # Prints v1 / v2 with two decimals ("–" when v2 is 0 or missing).
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "–"; else printf "%.2f×", a / b }'; }
+# True when section $1 is to run (BENCH_SECTIONS).
+want_section() { [ -z "${BENCH_SECTIONS:-}" ] || [[ ",$BENCH_SECTIONS," == *",$1,"* ]]; }
 fmt() { awk -v a="$1" 'BEGIN { printf "%.2f", a }'; }
 # The value after `key` in a line of "key value key value …".
 field() { awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' <<<"$1"; }
@@ -79,13 +82,16 @@ echo "Release build, $(nproc) cores, $(uname -sr); $(date -u +%Y-%m-%d). Generat
 echo
 
 # ---------------------------------------------------------------------------------------------
+if want_section 1; then
 echo "### 1. NDEF reads per tag model and backend (${LATENCY} ms per tag exchange)"
 echo
 log "section 1: nfctap-bench rows"
 "$BIN"
 echo
 
+fi
 # ---------------------------------------------------------------------------------------------
+if want_section 1b; then
 # The commands as users run them, through a private pcscd + vpcd (scripts/services/pcscd.sh).
 # The whole section runs in a network namespace with only loopback (as scripts/test.sh does): vpcd
 # binds its ports on every address, and the virtual cards must reach them from the same namespace.
@@ -113,13 +119,14 @@ NFCTAP_TEST_RUN_DIR="$RUN/section-1b" BIN="$BIN" NFCTAP="$NFCTAP" unshare --net 
         echo "**Tap → output, nfctap vs a straightforward pyscard reader** (both on this two-reader pcscd + vpcd;"
         echo "from the vpcd card connecting to the first line on stdout; Benchmarks/peers/pyscard_tap.py)"
         echo
-        "$BIN" tap-to-output "$PWD/.build/release/nfctap" "$PWD/Benchmarks/peers/pyscard_tap.py"
+        "$BIN" tap-to-output "$NFCTAP" "$PWD/Benchmarks/peers/pyscard_tap.py"
     else
         echo "not run: the private pcscd did not start ($(tail -n 1 "$NFCTAP_TEST_RUN_DIR/pcscd-start.log"))"
     fi
 ' || echo "not run: section 1b failed (see stderr)"
 echo
 
+fi
 # ---------------------------------------------------------------------------------------------
 # The emulated PN532 in its own process: `serve CMD` sends a line to it and prints its answer.
 start_serve() {
@@ -169,6 +176,7 @@ run_peer() {
     PEER_STATS="$(serve stats)"
 }
 
+if want_section 2; then
 echo "### 2. Library vs library on the same emulated PN532 + NTAG213 (${LATENCY} ms per tag exchange)"
 echo
 echo "In-process, the device already open, one tap = find the tag + connect + read its NDEF message."
@@ -248,8 +256,10 @@ for key in nfctap nfcpy mfu; do
     fi
 done
 echo
+fi
 
 # ---------------------------------------------------------------------------------------------
+if want_section 3; then
 echo "### 3. Idle CPU of a waiting reader (no tag)"
 echo
 log "section 3: idle CPU"
@@ -290,7 +300,9 @@ emu_pct="$(awk -v a="$emu0" -v b="$emu1" -v s="$IDLE_LIBNFC" 'BEGIN { print (b -
 echo "| libnfc (LibNFCBackend monitor: poll every 100 ms, presence every 250 ms) | $(fmt "$(field "$result" cpu_percent)") % | PN532 emulator $(fmt "$emu_pct") % | ${IDLE_LIBNFC} s | empty field; getrusage of each process (the emulator's window is 1 s longer) |"
 echo
 
+fi
 # ---------------------------------------------------------------------------------------------
+if want_section 4; then
 echo "### 4. NDEF decode throughput: nfctap vs ndeflib (same corpus file)"
 echo
 log "section 4: NDEF decode"
@@ -318,7 +330,9 @@ else
 fi
 echo
 
+fi
 # ---------------------------------------------------------------------------------------------
+if want_section 5; then
 echo "### 5. Kiosk memory (scripts/soak.sh)"
 echo
 if [ -x scripts/soak.sh ]; then
@@ -335,16 +349,21 @@ else
 fi
 echo
 
+fi
 # ---------------------------------------------------------------------------------------------
+if want_section 6; then
 echo "### 6. Through the real drivers: pcscd + libccid on readers emulated at the USB boundary"
 echo
 log "section 6: real drivers (scripts/usb-reader-emulator/bench-real-drivers.sh)"
 scripts/usb-reader-emulator/bench-real-drivers.sh "$NFCTAP" "${BENCH_USB_ROUNDS:-15}" \
     || echo "not run: section 6 failed (see stderr)"
 
+fi
 # ---------------------------------------------------------------------------------------------
+if want_section 7; then
 echo
 echo "### 7. Whole command vs whole command"
 echo
 log "section 7: whole commands (scripts/bench-commands.sh)"
 NFCTAP_BIN="$NFCTAP" scripts/bench-commands.sh || echo "not run: scripts/bench-commands.sh failed (see stderr)"
+fi
