@@ -4,7 +4,9 @@ import ReaderCore
 import Synchronization
 
 /// A scripted reader stack: readers come and go, cards are placed and removed, each change
-/// is reported to the monitoring handler at once, on the calling thread.
+/// is reported to the monitoring handler at once, on the calling thread. A change and its report
+/// are one step (`delivery`), as is a monitor's start with its initial report: a card placed while
+/// a session starts is reported after the readers, never between them.
 final class FakeBackend: ReaderBackend, Sendable {
     let kind: ReaderBackendKind = .virtual
 
@@ -21,6 +23,7 @@ final class FakeBackend: ReaderBackend, Sendable {
         var signals: [ReaderFeedback] = []
     }
     private let state: Mutex<State>
+    private let delivery = Mutex(())
 
     /// Thrown by `listReaders()` while set.
     var listError: ReaderError? {
@@ -49,12 +52,14 @@ final class FakeBackend: ReaderBackend, Sendable {
     }
 
     func startMonitoring(_ handler: @escaping @Sendable (ReaderEvent) -> Void) throws(ReaderError) -> any ReaderMonitor {
-        let (initial, tags) = state.withLock { state in
-            state.handler = handler
-            return (state.readers, state.readers.compactMap { state.onReader[$0.name]?.tag })
+        delivery.withLock { _ in
+            let (initial, tags) = state.withLock { state in
+                state.handler = handler
+                return (state.readers, state.readers.compactMap { state.onReader[$0.name]?.tag })
+            }
+            for reader in initial { handler(.readerAdded(reader)) }
+            for tag in tags { handler(.tagArrived(tag)) }
         }
-        for reader in initial { handler(.readerAdded(reader)) }
-        for tag in tags { handler(.tagArrived(tag)) }
         return FakeMonitor { [weak self] in
             self?.state.withLock { state in
                 state.handler = nil
@@ -82,11 +87,17 @@ final class FakeBackend: ReaderBackend, Sendable {
 
     func plug(_ name: String) {
         let info = ReaderInfo(name: name, backend: .virtual)
-        state.withLock { $0.readers.append(info) }
-        send(.readerAdded(info))
+        delivery.withLock { _ in
+            state.withLock { $0.readers.append(info) }
+            send(.readerAdded(info))
+        }
     }
 
     func unplug(_ name: String) {
+        delivery.withLock { _ in unplugNow(name) }
+    }
+
+    private func unplugNow(_ name: String) {
         let info = state.withLock { state in
             let info = state.readers.first { $0.name == name }
             state.readers.removeAll { $0.name == name }
@@ -99,6 +110,10 @@ final class FakeBackend: ReaderBackend, Sendable {
     /// Puts `card` on the reader; returns what the backend reports.
     @discardableResult
     func place(_ card: FakeCard, on readerName: String) -> DetectedTag {
+        delivery.withLock { _ in placeNow(card, on: readerName) }
+    }
+
+    private func placeNow(_ card: FakeCard, on readerName: String) -> DetectedTag {
         let atr: [UInt8] = card.technology == .type2
             ? [UInt8](hex: "3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 68")!
             : [UInt8](hex: "3B 80 80 01 01")!
@@ -115,11 +130,15 @@ final class FakeBackend: ReaderBackend, Sendable {
     }
 
     func remove(from readerName: String) {
-        let current = state.withLock { $0.onReader.removeValue(forKey: readerName) }
-        if let current { send(.tagLeft(current.tag)) }
+        delivery.withLock { _ in
+            let current = state.withLock { $0.onReader.removeValue(forKey: readerName) }
+            if let current { send(.tagLeft(current.tag)) }
+        }
     }
 
-    func serviceLost() { send(.serviceLost(.serviceUnavailable(hint: "pcscd stopped"))) }
+    func serviceLost() {
+        delivery.withLock { _ in send(.serviceLost(.serviceUnavailable(hint: "pcscd stopped"))) }
+    }
 
     fileprivate func noteDisconnect() { state.withLock { $0.disconnects += 1 } }
     fileprivate func noteSignal(_ feedback: ReaderFeedback) { state.withLock { $0.signals.append(feedback) } }
