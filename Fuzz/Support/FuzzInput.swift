@@ -49,3 +49,15 @@ struct FuzzInput {
 func finding(_ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) -> Never {
     fatalError("FUZZ FINDING: \(message())", file: file, line: line)
 }
+
+/// `body`'s value, or nil when it threw the error type the code under test promises (`E`); any
+/// other error is a finding.
+func expecting<T, E: Error>(_ promised: E.Type, _ what: String, _ body: () throws -> T) -> T? {
+    do {
+        return try body()
+    } catch is E {
+        return nil
+    } catch {
+        finding("\(what) threw a non-\(E.self): \(error)")
+    }
+}

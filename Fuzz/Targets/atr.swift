@@ -21,18 +21,8 @@ public func fuzzATR(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-private func expectATRError<T>(_ what: String, _ body: () throws -> T) -> T? {
-    do {
-        return try body()
-    } catch is ATRError {
-        return nil
-    } catch {
-        finding("\(what) threw a non-ATRError: \(error)")
-    }
-}
-
 private func checkATR(_ bytes: [UInt8]) {
-    guard let atr = expectATRError("ATR(bytes:)", { try ATR(bytes: bytes) }) else { return }
+    guard let atr = expecting(ATRError.self, "ATR(bytes:)", { try ATR(bytes: bytes) }) else { return }
     guard atr.bytes == bytes, atr.description == bytes.hexString(separator: " ") else { finding("ATR does not keep its bytes") }
     guard bytes.count >= 2, atr.historicalBytes.count == Int(bytes[1] & 0x0F) else {
         finding("ATR has \(atr.historicalBytes.count) historical bytes, T0 says \(bytes.count >= 2 ? Int(bytes[1] & 0x0F) : -1)")
@@ -40,7 +30,7 @@ private func checkATR(_ bytes: [UInt8]) {
     guard !atr.protocols.isEmpty, !atr.protocols.contains(15) else { finding("ATR protocols \(atr.protocols)") }
     switch atr.contactless {
     case let .iso14443_4(historical):
-        guard let rebuilt = expectATRError("ATR.iso14443_4", { try ATR.iso14443_4(historicalBytes: historical) }),
+        guard let rebuilt = expecting(ATRError.self, "ATR.iso14443_4", { try ATR.iso14443_4(historicalBytes: historical) }),
               rebuilt == atr else {
             finding("ISO 14443-4 ATR not rebuilt by ATR.iso14443_4: \(atr)")
         }
@@ -56,7 +46,7 @@ private func checkATR(_ bytes: [UInt8]) {
 }
 
 private func checkATS(_ bytes: [UInt8]) {
-    guard let ats = expectATRError("ATS(bytes:)", { try ATS(bytes: bytes) }) else { return }
+    guard let ats = expecting(ATRError.self, "ATS(bytes:)", { try ATS(bytes: bytes) }) else { return }
     guard ats.bytes == bytes else { finding("ATS does not keep its bytes") }
     let interface = [ats.ta1, ats.tb1, ats.tc1].compactMap { $0 }.count
     let expected = bytes.count - (ats.formatByte == nil ? 1 : 2) - interface
@@ -66,7 +56,7 @@ private func checkATS(_ bytes: [UInt8]) {
     // What a PC/SC reader does with an ATS: put its historical bytes into a 3B 8n 80 01 ATR.
     let historical = ats.historicalBytes
     guard historical.count <= 15 else { return }
-    guard let atr = expectATRError("ATR.iso14443_4", { try ATR.iso14443_4(historicalBytes: historical) }) else {
+    guard let atr = expecting(ATRError.self, "ATR.iso14443_4", { try ATR.iso14443_4(historicalBytes: historical) }) else {
         finding("ATR.iso14443_4 refused \(historical.count) historical bytes")
     }
     switch atr.contactless {

@@ -22,12 +22,12 @@ public func fuzzType3(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let selector = input.byte() ?? 0
     switch selector & 0x07 {
     case 0: checkRead(input)
-    case 1: _ = expectTagError("queryNDEFStatus") { try type3(FuzzFeliCaLink(input)).queryNDEFStatus() }
+    case 1: _ = expecting(TagError.self, "queryNDEFStatus") { try type3(FuzzFeliCaLink(input)).queryNDEFStatus() }
     case 2: checkWrite(input)
-    case 3: _ = expectTagError("writeLock") { try type3(FuzzFeliCaLink(input)).writeLock() }
+    case 3: _ = expecting(TagError.self, "writeLock") { try type3(FuzzFeliCaLink(input)).writeLock() }
     case 4: checkTransit(input)
     case 5: checkAttributes(input.rest())
-    case 6: _ = expectTagError("FeliCaPollingResponse(frame:)") { try FeliCaPollingResponse(frame: input.rest()) }
+    case 6: _ = expecting(TagError.self, "FeliCaPollingResponse(frame:)") { try FeliCaPollingResponse(frame: input.rest()) }
     default: checkSystem(input)
     }
     return 0
@@ -70,26 +70,16 @@ func type3(_ link: FuzzFeliCaLink) -> Type3Tag {
 }
 
 /// Runs `body`; a TagError is an expected outcome (nil), any other error a finding.
-private func expectTagError<T>(_ what: String, _ body: () throws -> T) -> T? {
-    do {
-        return try body()
-    } catch is TagError {
-        return nil
-    } catch {
-        finding("\(what) threw a non-TagError: \(error)")
-    }
-}
-
 private func checkRead(_ input: FuzzInput) {
     let link = FuzzFeliCaLink(input)
-    guard let message = expectTagError("readNDEF", { try type3(link).readNDEF() }) else { return }
+    guard let message = expecting(TagError.self, "readNDEF", { try type3(link).readNDEF() }) else { return }
     guard message.count <= link.suppliedBytes else {
         finding("readNDEF returned \(message.count) bytes, the card sent \(link.suppliedBytes)")
     }
 }
 
 private func checkAttributes(_ bytes: [UInt8]) {
-    guard let block = expectTagError("Type3AttributeBlock(block:)", { try Type3AttributeBlock(block: bytes) }) else { return }
+    guard let block = expecting(TagError.self, "Type3AttributeBlock(block:)", { try Type3AttributeBlock(block: bytes) }) else { return }
     guard let again = try? Type3AttributeBlock(block: block.bytes), again == block else {
         finding("attribute block does not survive bytes -> init(bytes:): \(block.bytes.hexString(separator: " "))")
     }
@@ -117,7 +107,7 @@ private func checkWrite(_ input: FuzzInput) {
     var input = input
     let message = input.lengthPrefixed() ?? []
     let link = FuzzFeliCaLink(input)
-    let succeeded = expectTagError("writeNDEF", { try type3(link).writeNDEF(message) }) != nil
+    let succeeded = expecting(TagError.self, "writeNDEF", { try type3(link).writeNDEF(message) }) != nil
     let writes = blockWrites(link.sent)
     guard succeeded else {
         // Torn anywhere: no data block may have been written before block 0 had WriteF set.
@@ -136,17 +126,17 @@ private func checkWrite(_ input: FuzzInput) {
 
 private func checkTransit(_ input: FuzzInput) {
     let tag = FeliCaTag(link: FuzzFeliCaLink(input), idm: fuzzIDm, pmm: fuzzPMm)
-    _ = expectTagError("requestService") { try tag.requestService(nodeCodes: [[0x0F, 0x09], [0x8B, 0x00]]) }
-    _ = expectTagError("readWithoutEncryption") {
+    _ = expecting(TagError.self, "requestService") { try tag.requestService(nodeCodes: [[0x0F, 0x09], [0x8B, 0x00]]) }
+    _ = expecting(TagError.self, "readWithoutEncryption") {
         try tag.readWithoutEncryption(serviceCodes: [[0x0F, 0x09]], blockList: [[0x80, 0x00], [0x80, 0x01]])
     }
-    _ = expectTagError("readBlocks") { try tag.readBlocks([0, 1, 2, 3], service: 0x000B) }
+    _ = expecting(TagError.self, "readBlocks") { try tag.readBlocks([0, 1, 2, 3], service: 0x000B) }
 }
 
 private func checkSystem(_ input: FuzzInput) {
     let tag = FeliCaTag(link: FuzzFeliCaLink(input), idm: fuzzIDm, pmm: fuzzPMm)
-    _ = expectTagError("requestSystemCode") { try tag.requestSystemCode() }
-    _ = expectTagError("requestSpecificationVersion") { try tag.requestSpecificationVersion() }
-    _ = expectTagError("polling") { try tag.polling(systemCode: [0xFF, 0xFF]) }
-    _ = expectTagError("requestServiceV2") { try tag.requestServiceV2(nodeCodes: [[0x0B, 0x00]]) }
+    _ = expecting(TagError.self, "requestSystemCode") { try tag.requestSystemCode() }
+    _ = expecting(TagError.self, "requestSpecificationVersion") { try tag.requestSpecificationVersion() }
+    _ = expecting(TagError.self, "polling") { try tag.polling(systemCode: [0xFF, 0xFF]) }
+    _ = expecting(TagError.self, "requestServiceV2") { try tag.requestServiceV2(nodeCodes: [[0x0B, 0x00]]) }
 }

@@ -74,20 +74,10 @@ extension FuzzInput {
 }
 
 /// Runs `body`; a TagError is an expected outcome (nil), any other error a finding.
-private func expectTagError<T>(_ what: String, _ body: () throws -> T) -> T? {
-    do {
-        return try body()
-    } catch is TagError {
-        return nil
-    } catch {
-        finding("\(what) threw a non-TagError: \(error)")
-    }
-}
-
 private func checkRead(_ input: FuzzInput, extended: Bool) {
     let channel = FuzzTransceiver(input)
     let tag = Type4Tag(transceiver: channel, extendedLength: extended)
-    guard let message = expectTagError("readNDEF", { try tag.readNDEF() }) else { return }
+    guard let message = expecting(TagError.self, "readNDEF", { try tag.readNDEF() }) else { return }
     guard message.count <= channel.suppliedBytes else {
         finding("readNDEF returned \(message.count) bytes, the tag sent \(channel.suppliedBytes)")
     }
@@ -96,7 +86,7 @@ private func checkRead(_ input: FuzzInput, extended: Bool) {
 
 private func checkStatus(_ input: FuzzInput, extended: Bool) {
     let tag = Type4Tag(transceiver: FuzzTransceiver(input), extendedLength: extended)
-    guard let (status, capacity) = expectTagError("queryNDEFStatus", { try tag.queryNDEFStatus() }) else { return }
+    guard let (status, capacity) = expecting(TagError.self, "queryNDEFStatus", { try tag.queryNDEFStatus() }) else { return }
     guard capacity >= 0, status != .notSupported || capacity == 0 else {
         finding("queryNDEFStatus returned \(status) with capacity \(capacity)")
     }
@@ -104,12 +94,12 @@ private func checkStatus(_ input: FuzzInput, extended: Bool) {
 
 private func checkReadCC(_ input: FuzzInput, extended: Bool) {
     let tag = Type4Tag(transceiver: FuzzTransceiver(input), extendedLength: extended)
-    guard let cc = expectTagError("readCapabilityContainer", { try tag.readCapabilityContainer() }) else { return }
+    guard let cc = expecting(TagError.self, "readCapabilityContainer", { try tag.readCapabilityContainer() }) else { return }
     checkCCRoundTrip(cc)
 }
 
 private func checkCCParsing(_ bytes: [UInt8]) {
-    guard let cc = expectTagError("Type4CapabilityContainer(bytes:)", { try Type4CapabilityContainer(bytes: bytes) }) else { return }
+    guard let cc = expecting(TagError.self, "Type4CapabilityContainer(bytes:)", { try Type4CapabilityContainer(bytes: bytes) }) else { return }
     checkCCRoundTrip(cc)
 }
 
@@ -171,7 +161,7 @@ private func checkWrite(_ input: FuzzInput, extended: Bool) {
     let message = (input.lengthPrefixed() ?? []) + input.zeros(count: input.take(2))
     let channel = FuzzTransceiver(input)
     let tag = Type4Tag(transceiver: channel, extendedLength: extended)
-    let succeeded = expectTagError("writeNDEF", { try tag.writeNDEF(message) }) != nil
+    let succeeded = expecting(TagError.self, "writeNDEF", { try tag.writeNDEF(message) }) != nil
     let writes = updates(in: channel.sent)
     if updatesHitCCFile(channel.sent) { finding("writeNDEF wrote to the CC file") }
     if succeeded, writes.isEmpty { finding("writeNDEF succeeded without writing") }
@@ -213,7 +203,7 @@ private func checkWrite(_ input: FuzzInput, extended: Bool) {
 private func checkLock(_ input: FuzzInput, extended: Bool) {
     let channel = FuzzTransceiver(input)
     let tag = Type4Tag(transceiver: channel, extendedLength: extended)
-    _ = expectTagError("writeLock", { try tag.writeLock() })
+    _ = expecting(TagError.self, "writeLock", { try tag.writeLock() })
     let writes = updates(in: channel.sent)
     guard writes.count <= 1 else { finding("writeLock sent \(writes.count) UPDATEs") }
     if let w = writes.first, !((w.offset == 14 || w.offset == 16) && w.data == [0xFF]) {

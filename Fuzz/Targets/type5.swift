@@ -25,11 +25,11 @@ public func fuzzType5(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case 0: checkRead(input, passesAny)
     case 1: checkStatus(input, passesAny)
     case 2: checkWrite(input, passesAny)
-    case 3: _ = expectTagError("writeLock") { try Type5Tag(link: FuzzISO15693Link(input, passesAny)).writeLock() }
-    case 4: _ = expectTagError("format") { try Type5Tag(link: FuzzISO15693Link(input, passesAny)).format() }
+    case 3: _ = expecting(TagError.self, "writeLock") { try Type5Tag(link: FuzzISO15693Link(input, passesAny)).writeLock() }
+    case 4: _ = expecting(TagError.self, "format") { try Type5Tag(link: FuzzISO15693Link(input, passesAny)).format() }
     case 5: checkCCParsing(input.rest())
     case 6: checkSystemInfo(input.rest())
-    default: _ = expectTagError("inspect") { try Type5Tag(link: FuzzISO15693Link(input, passesAny)).inspect() }
+    default: _ = expecting(TagError.self, "inspect") { try Type5Tag(link: FuzzISO15693Link(input, passesAny)).inspect() }
     }
     return 0
 }
@@ -63,26 +63,16 @@ final class FuzzISO15693Link: ISO15693Link {
 }
 
 /// Runs `body`; a TagError is an expected outcome (nil), any other error a finding.
-private func expectTagError<T>(_ what: String, _ body: () throws -> T) -> T? {
-    do {
-        return try body()
-    } catch is TagError {
-        return nil
-    } catch {
-        finding("\(what) threw a non-TagError: \(error)")
-    }
-}
-
 private func checkRead(_ input: FuzzInput, _ passesAny: Bool) {
     let link = FuzzISO15693Link(input, passesAny)
-    guard let message = expectTagError("readNDEF", { try Type5Tag(link: link).readNDEF() }) else { return }
+    guard let message = expecting(TagError.self, "readNDEF", { try Type5Tag(link: link).readNDEF() }) else { return }
     guard message.count <= link.suppliedBytes else {
         finding("readNDEF returned \(message.count) bytes, the tag sent \(link.suppliedBytes)")
     }
 }
 
 private func checkStatus(_ input: FuzzInput, _ passesAny: Bool) {
-    guard let (status, capacity) = expectTagError("queryNDEFStatus", { try Type5Tag(link: FuzzISO15693Link(input, passesAny)).queryNDEFStatus() })
+    guard let (status, capacity) = expecting(TagError.self, "queryNDEFStatus", { try Type5Tag(link: FuzzISO15693Link(input, passesAny)).queryNDEFStatus() })
     else { return }
     guard capacity >= 0, status != .notSupported || capacity == 0 else {
         finding("queryNDEFStatus returned \(status) with capacity \(capacity)")
@@ -90,7 +80,7 @@ private func checkStatus(_ input: FuzzInput, _ passesAny: Bool) {
 }
 
 private func checkCCParsing(_ bytes: [UInt8]) {
-    guard let cc = expectTagError("Type5CapabilityContainer(bytes:)", { try Type5CapabilityContainer(bytes: bytes) }) else { return }
+    guard let cc = expecting(TagError.self, "Type5CapabilityContainer(bytes:)", { try Type5CapabilityContainer(bytes: bytes) }) else { return }
     guard let again = try? Type5CapabilityContainer(bytes: cc.bytes), again == cc else {
         finding("CC does not survive bytes -> init(bytes:): \(cc.bytes.hexString(separator: " "))")
     }
@@ -98,7 +88,7 @@ private func checkCCParsing(_ bytes: [UInt8]) {
 }
 
 private func checkSystemInfo(_ bytes: [UInt8]) {
-    guard let info = expectTagError("ISO15693SystemInfo(responseData:)", { try ISO15693SystemInfo(responseData: bytes) }) else { return }
+    guard let info = expecting(TagError.self, "ISO15693SystemInfo(responseData:)", { try ISO15693SystemInfo(responseData: bytes) }) else { return }
     if let size = info.blockSize, !(1 ... 32).contains(size) { finding("block size \(size)") }
     if let count = info.blockCount, !(1 ... 65536).contains(count) { finding("block count \(count)") }
     guard info.uid.count == 8 else { finding("a UID of \(info.uid.count) bytes") }
@@ -122,7 +112,7 @@ private func checkWrite(_ input: FuzzInput, _ passesAny: Bool) {
     let message = input.lengthPrefixed() ?? []
     let link = FuzzISO15693Link(input, passesAny)
     let tag = Type5Tag(link: link)
-    let succeeded = expectTagError("writeNDEF", { try tag.writeNDEF(message) }) != nil
+    let succeeded = expecting(TagError.self, "writeNDEF", { try tag.writeNDEF(message) }) != nil
     let writes = blockWrites(link.sent)
     if succeeded, writes.isEmpty { finding("writeNDEF succeeded without writing") }
     guard succeeded, let info = try? tag.inspect(), let cc = info.capabilityContainer else { return }

@@ -27,16 +27,6 @@ public func fuzzZebraURL(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-private func expectZebraError<T>(_ what: String, _ body: () throws -> T) -> T? {
-    do {
-        return try body()
-    } catch is ZebraTagError {
-        return nil
-    } catch {
-        finding("\(what) threw a non-ZebraTagError: \(error)")
-    }
-}
-
 private func checkIdentity(_ identity: PrinterIdentity) {
     let serial = identity.serial.utf8
     guard !serial.isEmpty, serial.count <= ZebraTag.maxFieldLength, serial.allSatisfy({ (0x21...0x7E).contains($0) }) else {
@@ -48,18 +38,18 @@ private func checkIdentity(_ identity: PrinterIdentity) {
 }
 
 private func checkURI(_ uri: String) {
-    guard let identity = expectZebraError("identity(fromURI:)", { try ZebraTag.identity(fromURI: uri) }) else { return }
+    guard let identity = expecting(ZebraTagError.self, "identity(fromURI:)", { try ZebraTag.identity(fromURI: uri) }) else { return }
     guard ZebraTag.isZebraURI(uri) else { finding("identity from a URI isZebraURI rejects: \(uri.debugDescription)") }
     checkIdentity(identity)
 }
 
 private func checkPayload(_ payload: [UInt8]) {
-    let direct = expectZebraError("identity(fromURIPayload:)", { try ZebraTag.identity(fromURIPayload: payload) })
+    let direct = expecting(ZebraTagError.self, "identity(fromURIPayload:)", { try ZebraTag.identity(fromURIPayload: payload) })
     if let direct { checkIdentity(direct) }
     // The same payload in a URI record of an NDEF message: identity(from:) must agree when the
     // payload alone decodes (it may decode more: it expands every URI prefix code).
     let message = NDEFMessage(records: [NDEFRecord(tnf: .wellKnown, type: URIRecord.type, payload: payload)])
-    let viaMessage = expectZebraError("identity(from: NDEFMessage)", { try ZebraTag.identity(from: message) })
+    let viaMessage = expecting(ZebraTagError.self, "identity(from: NDEFMessage)", { try ZebraTag.identity(from: message) })
     if let direct, viaMessage != .some(direct) {
         finding("payload \(payload.hexString(separator: " ")): identity(fromURIPayload:) \(direct), identity(from:) \(String(describing: viaMessage))")
     }
@@ -72,7 +62,7 @@ private func checkMessage(_ bytes: [UInt8]) {
     } catch {
         return  // an NDEFError, the only error the codec throws
     }
-    if let identity = expectZebraError("identity(from: NDEFMessage)", { try ZebraTag.identity(from: message) }) ?? nil {
+    if let identity = expecting(ZebraTagError.self, "identity(from: NDEFMessage)", { try ZebraTag.identity(from: message) }) ?? nil {
         checkIdentity(identity)
     }
 }
