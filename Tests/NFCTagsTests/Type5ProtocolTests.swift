@@ -205,3 +205,45 @@ struct Type5ProtocolTests {
         }
     }
 }
+
+/// A reader that passes only Read Single Block, over a tag of 1-byte blocks (fuzz finding: a CC
+/// describing more memory than 65,536 such blocks made the read of block 65,536 trap).
+private final class OneByteBlockLink: ISO15693Link {
+    let uid: [UInt8] = [0xE0, 0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06]
+    let passesAnyCommand = false
+    let memory: [UInt8]
+    private(set) var highestBlock = -1
+
+    init(memory: [UInt8]) { self.memory = memory }
+
+    func transceive(_ frame: [UInt8]) throws(TagError) -> [UInt8] {
+        guard frame.count >= 3 else { throw TagError.unsupported("frame \(frame.hexString)") }
+        let block: Int
+        switch frame[1] {
+        case 0x20: block = Int(frame[frame.count - 1])
+        case 0x30: block = Int(frame[frame.count - 2]) | Int(frame[frame.count - 1]) << 8
+        default: throw TagError.unsupported("command \([frame[1]].hexString)")
+        }
+        highestBlock = max(highestBlock, block)
+        return [0x00, block < memory.count ? memory[block] : 0x00]
+    }
+}
+
+@Suite struct Type5AddressLimitTests {
+    @Test("a CC describing more than 65,536 one-byte blocks is a typed error, not a trap")
+    func ccBeyondAddressableBlocks() {
+        // 8-byte CC: MLEN FFFF × 8 = 524,280 bytes, with 1-byte blocks; an NDEF TLV that runs on.
+        let link = OneByteBlockLink(memory: T5.hex("E2 40 00 01 00 00 FF FF 03 FF FF F0"))
+        #expect(throws: TagError.self) { try Type5Tag(link: link).readNDEF() }
+        #expect(link.highestBlock < 0x1_0000)
+    }
+
+    @Test("a block number beyond 16 bits is refused before any frame is sent")
+    func lockBeyondAddressableBlocks() {
+        let link = OneByteBlockLink(memory: [])
+        #expect(throws: TagError.invalidTagData("block 65536 lies beyond ISO 15693's 16-bit block numbers")) {
+            try Type5Tag(link: link).lockBlock(0x1_0000)
+        }
+        #expect(link.highestBlock == -1)
+    }
+}

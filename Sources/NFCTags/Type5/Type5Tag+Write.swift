@@ -4,6 +4,7 @@ extension Type5Tag {
     /// reader reports as timed out or failed (`63 00`) is read back before deciding (an ACR1552 reports a
     /// timeout for a Write Single Block to an ICODE SLIX that landed; docs/tags-and-readers.md §7.2).
     func writeBlock(_ block: Int, _ data: [UInt8]) throws(TagError) {
+        try Self.checkAddressable(block)
         let parameters = block > 0xFF ? [UInt8(block & 0xFF), UInt8(block >> 8)] + data : [UInt8(block)] + data
         do throws(TagError) {
             try command(block > 0xFF ? .extendedWriteSingleBlock : .writeSingleBlock, flags: writeFlags, parameters: parameters)
@@ -110,6 +111,7 @@ extension Type5Tag {
 
     /// Lock Block (`22`, extended `32`); `11` (already locked) counts as done.
     public func lockBlock(_ block: Int) throws(TagError) {
+        try Self.checkAddressable(block)
         do throws(TagError) {
             if block > 0xFF {
                 try command(.extendedLockBlock, flags: writeFlags, parameters: [UInt8(block & 0xFF), UInt8(block >> 8)])

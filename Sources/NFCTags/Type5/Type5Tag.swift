@@ -108,13 +108,27 @@ public final class Type5Tag: NDEFTagOperations {
             throw TagError.invalidTagData("the reader reports no memory size and block 0 holds no Type 5 CC")
         }
         let guessed = (size, (described + size - 1) / size)
+        guard guessed.1 <= Self.addressableBlocks else {
+            throw TagError.invalidTagData("the CC describes \(described) bytes: more than the \(Self.addressableBlocks) blocks of \(size) bytes ISO 15693 can address")
+        }
         layout = guessed
         return guessed
+    }
+
+    /// Block numbers are one byte, or two in the extended commands (`30`–`3C`): 65,536 blocks at most.
+    static let addressableBlocks = 0x1_0000
+
+    /// - Throws: `.invalidTagData` for a block number no ISO 15693 command can carry.
+    static func checkAddressable(_ block: Int) throws(TagError) {
+        guard (0 ..< addressableBlocks).contains(block) else {
+            throw TagError.invalidTagData("block \(block) lies beyond ISO 15693's 16-bit block numbers")
+        }
     }
 
     /// Read Single Block (`20`, extended `30` beyond block 255): the block's bytes.
     /// - Throws: `.malformedReply` for an empty block; `.iso15693` (`10` beyond the memory).
     func readSingle(_ block: Int) throws(TagError) -> [UInt8] {
+        try Self.checkAddressable(block)
         let data = block > 0xFF
             ? try command(.extendedReadSingleBlock, parameters: [UInt8(block & 0xFF), UInt8(block >> 8)])
             : try command(.readSingleBlock, parameters: [UInt8(block)])
