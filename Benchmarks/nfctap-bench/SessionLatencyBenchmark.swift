@@ -237,9 +237,11 @@ private func measureTaps(_ taps: Int, reader: String) -> Result<TapSamples, Benc
         session.invalidate()
         _ = delegate.ended.wait(timeout: .now() + 5)
     }
-    // Removals are watched by a monitor of its own (the session's reports no removal).
+    // Removals are watched by a monitor of its own (the session's reports no removal). It only
+    // watches: a monitor that identifies a card keeps the connection that read its UID for a
+    // while (PCSCParkedCards), which would hold off the session's exclusive connection.
     let removals = ArrivalLog(reader: reader)
-    guard let monitor = try? PCSCBackend().startMonitoring({ removals.handle($0) }) else {
+    guard let monitor = try? PCSCBackend(identifiesTags: { _ in false }).startMonitoring({ removals.handle($0) }) else {
         return .failure(BenchmarkFailure(description: "cannot monitor pcscd"))
     }
     defer { monitor.stop() }
