@@ -37,6 +37,11 @@ NFCTAP_RELEASE_FLAGS=(
     # scripts/symbol-order.sh): the kernel maps 64 KiB of code around every page a fault touches,
     # so scattered start-up code made most of the 17 MB resident. Peak RSS of `scan` 15.0 → 10.7 MiB.
     -Xlinker --symbol-ordering-file="$PWD/packaging/symbol-order.txt" -Xlinker --no-warn-symbol-ordering
+    # Each Swift function in a section of its own, so that the order above moves that function
+    # alone: without it swiftc puts most of a file's functions in one .text section, and placing
+    # one of them placed all (ordered functions sat among 6.6 MiB of others; a station's resident
+    # code 5.0 → see docs/architecture.md "Start-up").
+    -Xswiftc -Xfrontend -Xswiftc -function-sections
 )
 
 # The directory of the -L above: a link to the compiler's libstdc++.a (libstdc++-12-dev).
