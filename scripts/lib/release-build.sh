@@ -57,7 +57,24 @@ release_static_libstdcxx() {
 
 release_build() {
     release_static_libstdcxx || return 1
+    release_objects_follow_flags
     swift build "${NFCTAP_RELEASE_FLAGS[@]}" --scratch-path "$NFCTAP_RELEASE_SCRATCH" --product "$1" >&2
+}
+
+# The objects of a build made with other flags are removed first: the Swift driver rebuilt
+# nothing for a changed -Xfrontend flag (-function-sections above), so the binary kept objects the
+# flags no longer describe. The flags are kept in a stamp file beside the build.
+release_objects_follow_flags() {
+    local stamp="$NFCTAP_RELEASE_SCRATCH/release-flags.txt" flags
+    flags="$(printf '%s\n' "${NFCTAP_RELEASE_FLAGS[@]}")"
+    [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$flags" ] && return 0
+    if [ -d "$NFCTAP_RELEASE_SCRATCH" ]; then
+        log "release flags changed: rebuilding the release objects"
+        find "$NFCTAP_RELEASE_SCRATCH" -path '*/release/*.build/*' \
+            \( -name '*.o' -o -name '*.swiftdeps' -o -name '*.priors' \) -delete 2>/dev/null || true
+    fi
+    mkdir -p "$NFCTAP_RELEASE_SCRATCH"
+    printf '%s\n' "$flags" >"$stamp"
 }
 
 release_bin_dir() {
