@@ -41,8 +41,8 @@ NFCTAP_RELEASE_FLAGS=(
     # alone: without it swiftc puts most of a file's functions in one .text section, and placing
     # one of them placed all (the ordered functions sat among 6.6 MiB of others). With the order
     # regrouped, peak RSS of a station 14.2 → 12.2 MiB, of `scan` 13.8 → 11.4 MiB
-    # (docs/architecture.md "Start-up"). A build directory made without it keeps its objects
-    # until they are rebuilt: the driver does not recompile for this flag alone.
+    # (docs/architecture.md "Start-up"). Objects made without it are rebuilt
+    # (release_objects_follow_flags: the driver does not recompile for this flag alone).
     -Xswiftc -Xfrontend -Xswiftc -function-sections
 )
 
