@@ -74,9 +74,7 @@ public struct OutboxPosition: Codable, Equatable, Sendable {
     /// A crash leaves either the old or the new position.
     /// - Throws: `FleetError.io`, `FleetError.notOwnFile`.
     public func save(path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(self)) ?? Data()
+        let data = jsonBytes
         let temporary = path + ".tmp"
         if let kind = SafeFile.lstatKind(temporary) {
             guard kind == S_IFREG else { throw FleetError.notOwnFile(path: temporary, kind: SafeFile.kind(kind)) }

@@ -19,6 +19,11 @@ public final class ReaderLane: Sendable {
     /// exceeds the queue's length and no item is missed.
     private let queued = DispatchSemaphore(value: 0)
     private let threadName: String
+    /// The lane thread's `pthread_self()`, stored once when it starts (0 before; lane threads never
+    /// end, so the id is never reused). Compared by `isCurrent`: storing the lane in the thread's
+    /// `threadDictionary` instead bridged it through `__SwiftValue` and cost a `scan` 2.2 M
+    /// instructions (docs/architecture.md "Start-up").
+    private let threadID = Atomic<UInt>(0)
 
     private struct Queue {
         var work: [@Sendable () -> Void] = []
@@ -47,7 +52,7 @@ public final class ReaderLane: Sendable {
     }
 
     private func serve() {
-        Thread.current.threadDictionary[Self.currentKey] = self
+        threadID.store(UInt(pthread_self()), ordering: .releasing)
         while true {
             queued.wait()
             let next = queue.withLock { $0.work.removeFirst() }
@@ -57,10 +62,9 @@ public final class ReaderLane: Sendable {
 
     /// True on this lane's thread (`QueueBound` checks it).
     public var isCurrent: Bool {
-        (Thread.current.threadDictionary[Self.currentKey] as? ReaderLane) === self
+        let id = threadID.load(ordering: .acquiring)
+        return id != 0 && id == UInt(pthread_self())
     }
-
-    private static let currentKey = "nfctap.reader-lane"
 
     /// Waits until the work queued on this lane so far has run, at most `timeout` seconds.
     /// Returns false when the lane is still busy (a stuck exchange). For tests.

@@ -38,8 +38,18 @@ struct NFCTap: AsyncParsableCommand {
     /// Parses, runs, and ends the process the one way every command ends: errors printed once as
     /// `nfctap: error: …` (argument errors too, with the usage), help and version on stdout, and a
     /// failed write to stdout turning success into exit 1 (`CommandEnd`).
-    static func main() async {
-        Foundation.exit(CommandEnd.status(after: await run(Array(CommandLine.arguments.dropFirst()))))
+    ///
+    /// Synchronous on purpose: an `async` main parks the main thread in `dispatch_main`, whose
+    /// `pthread_exit` unwinds the thread's stack through the binary's unwind tables, 1.1 MiB of
+    /// them made resident in every process (docs/architecture.md "Start-up"). Here the command
+    /// runs as a task on the global executor and the main thread only waits; nothing of nfctap
+    /// runs on the main queue or the main actor (sessions and signals have queues of their own).
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        Task.detached {
+            Foundation.exit(CommandEnd.status(after: await run(arguments)))
+        }
+        while true { pause() }
     }
 
     /// Runs the command `arguments` name; its exit status.
