@@ -1,5 +1,8 @@
 import Foundation
 import NDEF
+import NFCReaders
+import ReaderCore
+import Synchronization
 import TagEmulation
 
 /// `nfctap-bench tap-to-output <nfctap binary> <pyscard_tap.py>`: tap → output of `nfctap scan
@@ -11,7 +14,10 @@ import TagEmulation
 /// "ready" on stderr), waits a random 0–400 ms (pcscd polls vpcd about every 400 ms: a real tap
 /// lands anywhere in that cycle), inserts a Type 4 tag on `Virtual PCD 00 00`, and times the
 /// first stdout line. The tools alternate tap by tap so both see the same pcscd. pcscd's share
-/// (noticing the card) is common to both; the difference of the medians is the program's own.
+/// (noticing the card) is common to both, but the random poll phase makes medians of whole taps
+/// noisy; so a watcher of its own (`SCardGetStatusChange`, no card access) also times when pcscd
+/// reported the card, the moment both programs are woken: report → output is the program's own
+/// share, compared median with median.
 /// `NFCTAP_BENCH_TAPS` sets N per tool (default 20). Needs the private pcscd of
 /// scripts/services/pcscd.sh (`PCSCLITE_CSOCK_NAME`).
 func tapToOutputTable(nfctap: String, pyscard: String) {
@@ -24,36 +30,74 @@ func tapToOutputTable(nfctap: String, pyscard: String) {
         ("`nfctap scan --json`", [nfctap, "scan", "--json", "--timeout", "30"], "Hold a tag near"),
         ("pyscard (pyscard_tap.py)", ["/usr/bin/python3", pyscard], "ready"),
     ]
-    var samples: [[Double]] = tools.map { _ in [] }
+    let watcher = ReportWatcher(reader: "Virtual PCD 00 00")
+    guard let monitor = try? PCSCBackend(identifiesTags: { _ in false }).startMonitoring({ watcher.handle($0) }) else {
+        print("not run: cannot watch pcscd")
+        return
+    }
+    defer { monitor.stop() }
+    var samples: [[TapTiming]] = tools.map { _ in [] }
     var failures: [String] = tools.map { _ in "" }
     var random = SystemRandomNumberGenerator()
     for _ in 0..<taps {
         for (index, tool) in tools.enumerated() {
             do {
-                samples[index].append(try timeOneTap(tool.command, ready: tool.ready,
+                samples[index].append(try timeOneTap(tool.command, ready: tool.ready, watcher: watcher,
                                                      phase: Double.random(in: 0..<0.4, using: &random)))
             } catch {
                 failures[index] = "\(error)"
             }
         }
     }
-    print("| program | taps | median ms | p90 ms | min ms |")
-    print("|---|---|---|---|---|")
+    print("| program | taps | tap → output, median ms | p90 ms | min ms | pcscd's report → output, median ms | p90 ms |")
+    print("|---|---|---|---|---|---|---|")
     for (index, tool) in tools.enumerated() {
-        let values = samples[index].sorted()
-        guard !values.isEmpty else {
-            print("| \(tool.name) | 0 | – | – | failed: \(failures[index]) |")
+        let whole = samples[index].map(\.whole).sorted()
+        let own = samples[index].compactMap(\.sinceReport).sorted()
+        guard !whole.isEmpty else {
+            print("| \(tool.name) | 0 | – | – | – | – | failed: \(failures[index]) |")
             continue
         }
-        let p90 = values[min(values.count - 1, values.count * 9 / 10)]
-        print("| \(tool.name) | \(values.count) | \(oneDecimal(middle(values))) | \(oneDecimal(p90)) | \(oneDecimal(values[0])) |")
+        print("| \(tool.name) | \(whole.count) | \(oneDecimal(middle(whole))) | \(oneDecimal(p90(whole))) | \(oneDecimal(whole[0])) "
+              + "| \(own.isEmpty ? "–" : oneDecimal(middle(own))) | \(own.isEmpty ? "–" : oneDecimal(p90(own))) |")
     }
-    if samples.allSatisfy({ !$0.isEmpty }) {
-        let difference = middle(samples[0]) - middle(samples[1])
+    let own = samples.map { $0.compactMap(\.sinceReport) }
+    if own.allSatisfy({ !$0.isEmpty }) {
         print()
-        print("Median difference (nfctap − pyscard): \(oneDecimal(difference)) ms over \(taps) taps each.")
+        print("The programs' own share (pcscd's report → output), median difference nfctap − pyscard: "
+              + "\(oneDecimal(middle(own[0]) - middle(own[1]))) ms over \(taps) taps each "
+              + "(whole taps: \(oneDecimal(middle(samples[0].map(\.whole)) - middle(samples[1].map(\.whole)))) ms, "
+              + "mostly where in pcscd's poll cycle each card landed).")
     }
 }
+
+/// One tap: from the card's insertion, and from pcscd's report of it (nil when the watcher missed it).
+private struct TapTiming {
+    var whole: Double
+    var sinceReport: Double?
+}
+
+/// When pcscd last reported a card on `reader` (its own `SCardGetStatusChange`, the same event
+/// that wakes the program under test).
+private final class ReportWatcher: Sendable {
+    private let reader: String
+    private let reported = Mutex<ContinuousClock.Instant?>(nil)
+
+    init(reader: String) { self.reader = reader }
+
+    func handle(_ event: ReaderEvent) {
+        if case let .tagArrived(tag) = event, tag.reader.name == reader {
+            let now = ContinuousClock.now
+            reported.withLock { $0 = now }
+        }
+    }
+
+    func reset() { reported.withLock { $0 = nil } }
+    var last: ContinuousClock.Instant? { reported.withLock { $0 } }
+}
+
+private func p90(_ sorted: [Double]) -> Double { sorted[min(sorted.count - 1, sorted.count * 9 / 10)] }
+
 
 private func middle(_ values: [Double]) -> Double {
     let sorted = values.sorted()
@@ -67,8 +111,8 @@ private struct TapFailure: Error, CustomStringConvertible {
 }
 
 /// Starts `command`, waits for `ready` on its stderr, waits `phase` seconds, inserts the card and
-/// returns the milliseconds until the first byte on stdout.
-private func timeOneTap(_ command: [String], ready: String, phase: Double) throws -> Double {
+/// returns the milliseconds until the first byte on stdout, from the insertion and from pcscd's report.
+private func timeOneTap(_ command: [String], ready: String, watcher: ReportWatcher, phase: Double) throws -> TapTiming {
     try waitForReader(present: false)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: command[0])
@@ -93,18 +137,19 @@ private func timeOneTap(_ command: [String], ready: String, phase: Double) throw
         seen += String(decoding: chunk, as: UTF8.self)
     }
     Thread.sleep(forTimeInterval: phase)
+    watcher.reset()
     let tag = VirtualType4Tag(version: .v2, ndef: (try? NDEFMessage(records: [.uri("https://nfctap.dev/t")]).encoded()) ?? [])
     let card = VPCDCard(behaviour: EmulatedPCSCReader(profile: .generic, tag: tag))
     try card.insert()
     let start = ContinuousClock.now
     defer { card.stop() }
     let first = stdout.fileHandleForReading.availableData
-    let elapsed = ContinuousClock.now - start
+    let output = ContinuousClock.now
     guard !first.isEmpty else { throw TapFailure(description: "\(command[0]) printed nothing: \(seen)") }
     // Drain stderr so the program never blocks on a full pipe while it ends.
     DispatchQueue.global().async { _ = stderr.fileHandleForReading.readDataToEndOfFile() }
     process.waitUntilExit()
     card.remove()
-    let (seconds, attoseconds) = elapsed.components
-    return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    let reported = watcher.last.flatMap { $0 <= output ? milliseconds(output - $0) : nil }
+    return TapTiming(whole: milliseconds(output - start), sinceReport: reported)
 }
