@@ -54,7 +54,15 @@ final class SignalRouter: Sendable {
         _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
         signalPipeWriteEnd.store(ends[1], ordering: .releasing)
         let readEnd = ends[0]
-        let drain = Thread { SignalRouter.shared.drain(readEnd) }
+        let drain = Thread {
+            // A process may start with signals blocked (a mask inherited from the program that
+            // started it, e.g. spawned from a dispatch worker thread, which blocks them all): this
+            // thread takes every signal, so a trapped one always reaches the handler.
+            var none = sigset_t()
+            sigemptyset(&none)
+            pthread_sigmask(SIG_SETMASK, &none, nil)
+            SignalRouter.shared.drain(readEnd)
+        }
         drain.name = "nfctap.signals"
         drain.start()
     }
