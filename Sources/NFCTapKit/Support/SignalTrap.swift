@@ -54,15 +54,7 @@ final class SignalRouter: Sendable {
         _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
         signalPipeWriteEnd.store(ends[1], ordering: .releasing)
         let readEnd = ends[0]
-        let drain = Thread {
-            // A process may start with signals blocked (a mask inherited from the program that
-            // started it, e.g. spawned from a dispatch worker thread, which blocks them all): this
-            // thread takes every signal, so a trapped one always reaches the handler.
-            var none = sigset_t()
-            sigemptyset(&none)
-            pthread_sigmask(SIG_SETMASK, &none, nil)
-            SignalRouter.shared.drain(readEnd)
-        }
+        let drain = Thread { SignalRouter.shared.drain(readEnd) }
         drain.name = "nfctap.signals"
         drain.start()
     }
@@ -79,9 +71,15 @@ final class SignalRouter: Sendable {
                 action.sa_flags = SA_RESTART
                 if sigaction(number, &action, nil) == 0 { s.installed.insert(number) }
             }
+            // The drain thread unblocks what is trapped now (see `drain`).
+            var request: UInt8 = Self.unblockRequest
+            _ = write(signalPipeWriteEnd.load(ordering: .acquiring), &request, 1)
             return s.nextID
         }
     }
+
+    /// A byte on the pipe that is no signal: "unblock the trapped signals on the drain thread".
+    private static let unblockRequest: UInt8 = 0
 
     func remove(_ id: UInt64) {
         _ = state.withLock { $0.routes.removeValue(forKey: id) }
@@ -95,11 +93,29 @@ final class SignalRouter: Sendable {
             let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             guard count > 0 else { continue }  // EINTR
             for byte in bytes[..<count] {
+                guard byte != Self.unblockRequest else {
+                    unblockTrapped()
+                    continue
+                }
                 let number = Int32(byte)
                 let routes = state.withLock { s in s.routes.values.filter { $0.signals.contains(number) } }
                 for route in routes { route.queue.async { route.handler(number) } }
             }
         }
+    }
+}
+
+extension SignalRouter {
+    /// A process may start with signals blocked (a mask inherited from the program that started
+    /// it, e.g. one spawning from a dispatch worker thread, which blocks them all): the drain
+    /// thread unblocks the trapped signals for itself, so they always reach the handler. Only
+    /// those: taking every signal here changed how others (SIGTTOU, SIGHUP of a pty libnfc opened)
+    /// reached the process.
+    fileprivate func unblockTrapped() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in state.withLock({ $0.installed }) { sigaddset(&set, number) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 }
 
