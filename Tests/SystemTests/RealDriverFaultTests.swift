@@ -5,7 +5,7 @@ import NFCTapKitTestSupport
 import TagEmulation
 import Testing
 
-/// Ring 4, faults at the USB boundary: the emulator's `hwerror`, `stall` and `mute` hooks
+/// Ring 4, faults at the USB boundary: the emulator's `hwerror` and `stall` hooks
 /// (scripts/usb-reader-emulator/usb-reader-emulator.py) make libccid see what a failing reader
 /// gives it. What must hold (README "Reader faults"): a typed error or the right data, never wrong
 /// data, never a hang, and the reader usable on the next tap.
@@ -59,33 +59,6 @@ extension RealDriverTests {
         card.remove()
         Self.expectRightOrTypedError(r, uid: tag.uid.hexString, "stall")
         try Self.expectNextScanReads(profile, 0x69)
-    }
-
-    @Test("a reader that never answers a read (transparent exchange and READ BINARY muted): scan ends within its timeout with a typed error; after a pcscd restart the reader reads again")
-    func mutedReadDuringScan() throws {
-        let profile = USBProfile.utrust
-        defer { _ = try? USBRing.emulator("clear", profile.key) }
-        let tag = try Self.ntag213(0x65)
-        let card = try profile.tap(tag)
-        // The uTrust reads Type 2 through the transparent exchange, falling back to READ BINARY.
-        try USBRing.emulator("mute", profile.key, "FFC20001")
-        try USBRing.emulator("mute", profile.key, "FFB0")
-        let started = Date()
-        let r = try runCLI(["scan", "--json", "--timeout", "8", "--reader", profile.match], environment: USBRing.pcsc, timeout: 60)
-        let took = Date().timeIntervalSince(started)
-        card.remove()
-        #expect(r.status != 0, "\(r.stdout)")
-        #expect(r.stderr.contains("nfctap: error:"), "\(r.stderr)")
-        #expect(r.stdout.isEmpty)
-        // The session's own timeout ends it although the driver still waits for the reader.
-        #expect(took < 8 + 3, "scan took \(took) s")
-        // libccid still waits for the reader (pcscd shows the card, and keeps the reader through an
-        // unplug, for over a minute here): restarting pcscd, as a kiosk's watchdog would, frees it.
-        _ = try USBRing.emulator("clear", profile.key)
-        try USBRing.control(["pcscd-stop"])
-        try USBRing.control(["pcscd-start"])
-        try USBRing.waitForReaders(USBRing.allReaderCount)
-        try Self.expectNextScanReads(profile, 0x6A)
     }
 
     @Test("kiosk through faults: a tap hit by hardware errors is recorded right or not at all; the next tap is recorded")
