@@ -16,7 +16,7 @@ import Testing
         #expect(delivered == 200)
     }
 
-    @Test("every trap on a signal gets it; a trap that is gone gets nothing")
+    @Test("every live trap on a signal gets it; after one trap is gone the other still does and the process goes on")
     func everyLiveTrapGetsTheSignal() async {
         let first = SignalWaiter([SIGUSR2])
         var second: SignalWaiter? = SignalWaiter([SIGUSR2])
