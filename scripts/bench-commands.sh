@@ -10,12 +10,15 @@
 # Sections: C1 start-up; C2 one tap of an NTAG213 on the emulated PN532 (libnfc pn532_uart) at 0
 # and 5 ms per tag exchange: nfctap scan --json, nfc-mfultralight r, an nfcpy program; C3 peak
 # memory; C4 fleet stations as processes vs mosquitto_pub -q 1 into one private broker; then the
-# goals table (issue 26). Figures: median and the p10–p90 spread over the runs.
+# goals table (issue 26). Figures: median and the p10–p90 spread over the runs. Every peer's
+# program is first dropped from the page cache and run once unmeasured (see page_cache_drop), and
+# only the peers' own work is timed (C4's outbox copies are made before the clock starts).
 #
 # The nfctap measured is the release build the Debian package ships (NFCTAP_BIN overrides it).
 # Needs root only for nfcpy's /dev/ttyUSB<n> link (removed on exit) and the network namespace
 # that keeps the broker on loopback. Environment: BENCH_CMD_RUNS, BENCH_FLEET_STATIONS (50),
-# BENCH_FLEET_RECORDS (records per station, 400).
+# BENCH_FLEET_RECORDS (records per station, 400), BENCH_KEEP_PAGE_CACHE=1 (measure the programs as
+# they are cached now, e.g. just after the build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -87,8 +90,9 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b + 0 == 0) print "–
 
 # measure NAME CMD…: runs CMD once (stdout and stderr to files), appends its wall time in ms to
 # $RUN/NAME.ms and its peak RSS in MiB to $RUN/NAME.rss; a failed run goes to $RUN/NAME.fail.
+RUN_TAG=""   # "warmup": the run is not recorded (its figures go to NAME-warmup files)
 measure() {
-    local name="$1"; shift
+    local name="$1${RUN_TAG:+-$RUN_TAG}"; shift
     local t0 t1 status=0
     t0="$(date +%s%N)"
     /usr/bin/time -f '%M' -o "$RUN/$name.time" "$@" >"$RUN/$name.out" 2>"$RUN/$name.err" || status=$?
@@ -118,6 +122,31 @@ stop_serve() {
     SERVE_PID=""
 }
 
+# Every peer's program as on a machine where it was installed a while ago, not just written. A
+# file just built (or just unpacked by dpkg) has ALL its pages in the page cache, and the kernel's
+# fault-around maps up to 64 KiB of already-cached pages at every fault, so more of a large binary
+# becomes resident than it uses: the same nfctap `scan` peaks at 12.1 MiB just after the build and
+# at 11.2 MiB once its pages have been read back from disk (docs/architecture.md "Start-up").
+# Each program's cached pages are dropped (POSIX_FADV_DONTNEED, which leaves mapped pages alone)
+# and every section runs each peer once, unmeasured, before its measured runs.
+page_cache_drop() {
+    python3 - "$@" <<'PY'
+import os, sys
+for path in sys.argv[1:]:
+    fd = os.open(os.path.realpath(path), os.O_RDONLY)
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+PY
+}
+peer_programs=("$NFCTAP")
+for p in nfc-list nfc-mfultralight mosquitto_pub; do command -v "$p" >/dev/null && peer_programs+=("$(command -v "$p")"); done
+[ -n "$PY" ] && peer_programs+=("$PY")
+if [ -z "${BENCH_KEEP_PAGE_CACHE:-}" ]; then
+    page_cache_drop "${peer_programs[@]}" || log "could not drop the programs' cached pages: figures are of just-written binaries"
+fi
+
 mkdir -p "$RUN/shim"
 printf '#!/bin/sh\nexit 1\n' >"$RUN/shim/stty"   # keeps nfcpy at 115200 baud on the pty (bench.sh §2)
 chmod +x "$RUN/shim/stty"
@@ -132,6 +161,8 @@ echo
 
 # ---- C1: start-up ----
 log "C1: start-up"
+"$NFCTAP" --version >/dev/null 2>&1 || true                  # unmeasured first runs (see above)
+command -v nfc-list >/dev/null && { nfc-list --version >/dev/null 2>&1 || true; }
 for i in $(seq 1 "$RUNS"); do
     measure version-nfctap "$NFCTAP" --version
     # nfc-list has no --version: it prints its libnfc version and usage, exit 1 (the same work).
@@ -165,7 +196,8 @@ for latency in 0 5; do
         for n in $(seq 90 99); do [ -e "/dev/ttyUSB$n" ] || { TTY_LINK="/dev/ttyUSB$n"; break; }; done
     fi
     [ -n "$TTY_LINK" ] && ln -sf "$PTY" "$TTY_LINK"
-    for i in $(seq 1 "$RUNS"); do
+    for i in 0 $(seq 1 "$RUNS"); do
+        [ "$i" = 0 ] && RUN_TAG=warmup || RUN_TAG=""
         measure "scan-$latency" "$NFCTAP" scan --json --timeout 10 --reader "libnfc:pn532_uart:$PTY"
         LIBNFC_DEVICE="pn532_uart:$PTY" LIBNFC_AUTO_SCAN=false measure "mfu-$latency" nfc-mfultralight r "$RUN/dump.mfd"
         if [ -n "$TTY_LINK" ]; then
@@ -219,10 +251,14 @@ if command -v mosquitto >/dev/null && command -v mosquitto_pub >/dev/null && com
         local sub=$!
         sleep 0.3   # the subscription is in place before the first publish
         local t0 t1 pids=() s
+        # Each forwarder's outbox is a fresh copy of its records, made before the clock starts:
+        # mosquitto_pub reads the same file, and copying is neither peer's work.
+        if [ "$name" = nfctap ]; then
+            for s in $(seq 1 "$STATIONS"); do cp "$RUN/fleet/records-$s.jsonl" "$RUN/fleet/outbox-$round-$s.jsonl"; done
+        fi
         t0="$(date +%s%N)"
         for s in $(seq 1 "$STATIONS"); do
             if [ "$name" = nfctap ]; then
-                cp "$RUN/fleet/records-$s.jsonl" "$RUN/fleet/outbox-$round-$s.jsonl"
                 /usr/bin/time -f '%M' -o "$RUN/fleet/rss-$round-$s" \
                     "$NFCTAP" fleet forward "$RUN/fleet/outbox-$round-$s.jsonl" --publish "mqtt://127.0.0.1:$port/bench/$name/$round/s$s" \
                     >/dev/null 2>"$RUN/fleet/err-$round-$s" &
