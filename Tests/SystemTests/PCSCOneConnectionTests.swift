@@ -57,6 +57,39 @@ extension PCSCSystemTests {
         again.disconnect()
     }
 
+    @Test("two backends of one process identified the same card: an exclusive connect closes the other's parked connection instead of waiting out its 5 s")
+    func anotherBackendsParkedConnectionYieldsToExclusive() throws {
+        let card = ScriptedCard(atr: TestPCSCD.type4ATR, replies: [
+            Self.getUID: [0x08, 0x11, 0x22, 0x33, 0x90, 0x00],
+            Self.selectNDEF: [0x90, 0x00],
+        ])
+        let first = PCSCBackend(), second = PCSCBackend()
+        let firstLog = EventLog(), secondLog = EventLog()
+        let firstMonitor = try first.startMonitoring(firstLog.handler)
+        defer { firstMonitor.stop() }
+        let secondMonitor = try second.startMonitoring(secondLog.handler)
+        defer { secondMonitor.stop() }
+        let vpcd = VPCDCard(behaviour: card, port: TestPCSCD.port1)
+        try vpcd.insert()
+        defer { vpcd.stop() }
+        let tag = try #require(firstLog.waitFor { $0.tagArrived(on: reader1) }?.value)
+        let secondTag = try #require(secondLog.waitFor { $0.tagArrived(on: reader1) }?.value)
+        // Each monitor read the UID on a shared connection of its own and parked it.
+        #expect(card.received == [Self.getUID, Self.getUID])
+
+        let started = ContinuousClock.now
+        let connection = try first.connect(to: tag, exclusive: true)
+        // Without the close it returned after 5.0 s, the parked connection's limit.
+        #expect(ContinuousClock.now - started < .seconds(2), "held off by the other backend's parked connection")
+        #expect(try connection.apdu?.transceive(Self.selectNDEF) == [0x90, 0x00])
+        #expect(throws: PCSCError.self) { _ = try Context().connect(reader: reader1, share: .shared) }
+        connection.disconnect()
+        // The other backend's parked connection is gone: its own read connects afresh.
+        let again = try second.connect(to: secondTag, exclusive: true)
+        #expect(try again.apdu?.transceive(Self.selectNDEF) == [0x90, 0x00])
+        again.disconnect()
+    }
+
     @Test("a UID read's connection nobody takes closes when the monitor stops")
     func unclaimedConnectionIsLetGo() throws {
         let card = ScriptedCard(atr: TestPCSCD.type4ATR, replies: [Self.getUID: [0x01, 0x02, 0x03, 0x04, 0x90, 0x00]])

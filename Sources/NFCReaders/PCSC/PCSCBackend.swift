@@ -67,6 +67,9 @@ public final class PCSCBackend: ReaderBackend, Sendable {
     ///   `.tagGone` (no card, or a card with another ATR), `.readerGone`, `.serviceUnavailable`.
     public func connect(to tag: DetectedTag, exclusive: Bool) throws(ReaderError) -> TagConnection {
         let name = tag.reader.name
+        // Another backend of this process that identified the same card holds a shared connection
+        // parked: it would hold an exclusive one off for up to `PCSCParkedCards.limit`.
+        if exclusive { PCSCParkedCards.shared.closeOthers(on: tag.reader, keeping: tag) }
         // The connection that read this tap's UID, when the monitor kept it (one connection per tap).
         if let card = PCSCParkedCards.shared.take(tag) {
             do {

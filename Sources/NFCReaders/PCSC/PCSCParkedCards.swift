@@ -49,6 +49,20 @@ final class PCSCParkedCards: Sendable {
         close(tag.presence)
     }
 
+    /// Closes, now, every connection parked on `reader` for another arrival than `tag`'s. An
+    /// exclusive connect runs this first: a second `PCSCBackend` of this process watching the same
+    /// reader read the card's UID too and parked its own shared connection, which would hold the
+    /// exclusive one off until its limit (the connect returned after 5.0 s). Nobody uses a parked
+    /// connection, so the caller, having taken it out of the registry, closes it on its own thread:
+    /// the close must be done before the connect that follows.
+    func closeOthers(on reader: ReaderInfo, keeping tag: DetectedTag) {
+        let others = cards.withLock { cards -> [Parked] in
+            let keys = cards.compactMap { $0.key != tag.presence && $0.value.reader.name == reader.name ? $0.key : nil }
+            return keys.compactMap { cards.removeValue(forKey: $0) }
+        }
+        for parked in others { try? parked.card.disconnect(.leave) }
+    }
+
     /// How many connections are parked now (tests).
     var count: Int { cards.withLock { $0.count } }
 
