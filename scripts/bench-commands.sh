@@ -28,6 +28,8 @@ ensure_packages time mosquitto mosquitto-clients libnfc-bin python3-venv valgrin
 QUICK=0
 [ "${1:-}" = --quick ] && QUICK=1
 RUNS="${BENCH_CMD_RUNS:-$([ "$QUICK" = 1 ] && echo 5 || echo 15)}"
+# A start-up is a few milliseconds, so one busy moment moves a median of five: C1 runs at least 15.
+START_RUNS=$((RUNS > 15 ? RUNS : 15))
 STATIONS="${BENCH_FLEET_STATIONS:-50}"
 RECORDS="${BENCH_FLEET_RECORDS:-$([ "$QUICK" = 1 ] && echo 100 || echo 400)}"
 
@@ -153,7 +155,7 @@ chmod +x "$RUN/shim/stty"
 
 echo "### Whole command vs whole command"
 echo
-echo "\`scripts/bench-commands.sh$([ "$QUICK" = 1 ] && echo " --quick")\`, $(date -u +%Y-%m-%d), $(nproc) cores, $RUNS runs per peer,"
+echo "\`scripts/bench-commands.sh$([ "$QUICK" = 1 ] && echo " --quick")\`, $(date -u +%Y-%m-%d), $(nproc) cores, $RUNS runs per peer ($START_RUNS for start-up),"
 echo "peers interleaved run by run. Each figure is the median, the p10–p90 spread in brackets; ratios"
 echo "are of medians, nfctap's figure divided by the peer's (below 1.00× nfctap is faster or smaller)."
 echo "nfctap: the release binary the Debian package ships ($(basename "$NFCTAP"), $(du -m "$NFCTAP" | cut -f1) MB)."
@@ -163,7 +165,7 @@ echo
 log "C1: start-up"
 "$NFCTAP" --version >/dev/null 2>&1 || true                  # unmeasured first runs (see above)
 command -v nfc-list >/dev/null && { nfc-list --version >/dev/null 2>&1 || true; }
-for i in $(seq 1 "$RUNS"); do
+for i in $(seq 1 "$START_RUNS"); do
     measure version-nfctap "$NFCTAP" --version
     # nfc-list has no --version: it prints its libnfc version and usage, exit 1 (the same work).
     command -v nfc-list >/dev/null && MEASURE_ANY_STATUS=1 measure version-nfclist nfc-list --version
