@@ -159,6 +159,11 @@ echo "\`scripts/bench-commands.sh$([ "$QUICK" = 1 ] && echo " --quick")\`, $(dat
 echo "peers interleaved run by run. Each figure is the median, the p10–p90 spread in brackets; ratios"
 echo "are of medians, nfctap's figure divided by the peer's (below 1.00× nfctap is faster or smaller)."
 echo "nfctap: the release binary the Debian package ships ($(basename "$NFCTAP"), $(du -m "$NFCTAP" | cut -f1) MB)."
+if [ -z "${BENCH_KEEP_PAGE_CACHE:-}" ]; then
+    echo "Every peer's program was dropped from the page cache and run once unmeasured first (as installed a while ago)."
+else
+    echo "The programs were measured as cached now (BENCH_KEEP_PAGE_CACHE=1: a binary just built has all its pages cached)."
+fi
 echo
 
 # ---- C1: start-up ----
