@@ -111,7 +111,10 @@ fails() { [ -s "$RUN/$1.fail" ] && echo "$(wc -l <"$RUN/$1.fail") failed: $(head
 # ---- the PN532 emulator in its own process: `nfctap emulate --pn532-pty`, NTAG213 preset ----
 start_serve() {
     rm -f "$RUN/serve.out"
-    "$NFCTAP" emulate --pn532-pty --preset ntag213 --latency "$1" >"$RUN/serve.out" 2>"$RUN/serve.err" &
+    # From a copy of the binary: the emulator running the measured file would keep its pages
+    # cached and mapped, a warm start that `nfc-mfultralight` and nfcpy do not get.
+    [ -x "$RUN/nfctap-emulator" ] || cp "$NFCTAP" "$RUN/nfctap-emulator"
+    "$RUN/nfctap-emulator" emulate --pn532-pty --preset ntag213 --latency "$1" >"$RUN/serve.out" 2>"$RUN/serve.err" &
     SERVE_PID=$!
     local i
     for i in $(seq 1 200); do grep -q '^pn532_uart:' "$RUN/serve.out" 2>/dev/null && break; sleep 0.05; done
@@ -127,8 +130,8 @@ stop_serve() {
 # Every peer's program as on a machine where it was installed a while ago, not just written. A
 # file just built (or just unpacked by dpkg) has ALL its pages in the page cache, and the kernel's
 # fault-around maps up to 64 KiB of already-cached pages at every fault, so more of a large binary
-# becomes resident than it uses: the same nfctap `scan` peaks at 12.1 MiB just after the build and
-# at 11.2 MiB once its pages have been read back from disk (docs/architecture.md "Start-up").
+# becomes resident than it uses: the same nfctap `scan` peaks at 11.9 MiB just after the build and
+# at 11.1 MiB once its pages have been read back from disk (docs/architecture.md "Start-up").
 # Each program's cached pages are dropped (POSIX_FADV_DONTNEED, which leaves mapped pages alone)
 # and every section runs each peer once, unmeasured, before its measured runs.
 page_cache_drop() {
