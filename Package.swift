@@ -131,6 +131,9 @@ let package = Package(
         .testTarget(name: "ProcessSpawnTests", dependencies: ["ProcessSpawn"]),
         .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"]),
         .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "CMosquitto", "TestSupport"]),
+        // The CLI's own argument reading (the fast path of `scan` and `fleet forward`) against swift-argument-parser.
+        .testTarget(name: "NFCTapCLITests", dependencies: ["nfctap", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT", "RecordOutput", "TestSupport"]),
         // The application's logic without daemons: kiosk configuration and log, inventory output, agent taps, soak verdicts.
         .testTarget(name: "NFCTapKitTests", dependencies: ["NFCTapKit", "CoreNFCLinux", "ReaderCore", "NDEF", "DesktopIntegration",

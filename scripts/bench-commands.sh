@@ -140,6 +140,10 @@ import os, sys
 for path in sys.argv[1:]:
     fd = os.open(os.path.realpath(path), os.O_RDONLY)
     try:
+        # Written back first: DONTNEED leaves dirty pages cached, and a binary just linked or
+        # copied is all dirty pages (the same nfctap measured 11.5 MiB in `scan` as a fresh copy,
+        # 10.6 MiB once written back).
+        os.fsync(fd)
         os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
     finally:
         os.close(fd)

@@ -1,7 +1,8 @@
 import CMosquitto
 import Glibc
 
-/// A libmosquitto call that failed, with the library's raw code kept for logs and tests.
+/// An MQTT operation that failed, with a libmosquitto `MOSQ_ERR_*` code kept for logs and tests
+/// (the native client of plain connections reports its failures in the same codes).
 public struct MQTTError: Error, Equatable, CustomStringConvertible, Sendable {
     /// What the code means, grouped the way callers react to it.
     public enum Kind: Equatable, Sendable {
@@ -24,16 +25,19 @@ public struct MQTTError: Error, Equatable, CustomStringConvertible, Sendable {
     public var operation: String
     /// errno when `code` is MOSQ_ERR_ERRNO.
     public var systemErrno: Int32?
+    /// What exactly went wrong, when more is known than the code says (the broker's bad packet…).
+    public var detail: String?
 
-    public init(kind: Kind, code: Int32, operation: String, systemErrno: Int32? = nil) {
+    public init(kind: Kind, code: Int32, operation: String, systemErrno: Int32? = nil, detail: String? = nil) {
         self.kind = kind
         self.code = code
         self.operation = operation
         self.systemErrno = systemErrno
+        self.detail = detail
     }
 
     /// Classifies a `MOSQ_ERR_*` return value.
-    public init(code: Int32, operation: String, errno: Int32? = nil) {
+    public init(code: Int32, operation: String, errno: Int32? = nil, detail: String? = nil) {
         let kind: Kind
         switch code {
         case MOSQ_ERR_NO_CONN.rawValue, MOSQ_ERR_CONN_LOST.rawValue, MOSQ_ERR_CONN_REFUSED.rawValue,
@@ -50,7 +54,17 @@ public struct MQTTError: Error, Equatable, CustomStringConvertible, Sendable {
             kind = .other
         }
         self.init(kind: kind, code: code, operation: operation,
-                  systemErrno: code == MOSQ_ERR_ERRNO.rawValue ? errno : nil)
+                  systemErrno: code == MOSQ_ERR_ERRNO.rawValue ? errno : nil, detail: detail)
+    }
+
+    /// The broker sent something MQTT 3.1.1 does not allow (MOSQ_ERR_PROTOCOL): the connection ends.
+    static func protocolViolation(_ what: String) -> MQTTError {
+        MQTTError(code: MOSQ_ERR_PROTOCOL.rawValue, operation: "read", detail: "the broker sent \(what)")
+    }
+
+    /// A caller's argument MQTT cannot carry (MOSQ_ERR_INVAL).
+    static func invalidArgument(_ what: String) -> MQTTError {
+        MQTTError(code: MOSQ_ERR_INVAL.rawValue, operation: "encode", detail: what)
     }
 
     /// A CONNACK return code other than 0.
@@ -58,12 +72,14 @@ public struct MQTTError: Error, Equatable, CustomStringConvertible, Sendable {
         MQTTError(kind: .refused, code: code, operation: "CONNACK")
     }
 
+    /// The texts are the project's own (MQTTErrorText), so describing an error never loads libmosquitto.
     public var description: String {
         if kind == .refused, operation == "CONNACK" {
-            return "broker refused the connection: \(String(cString: mosquitto_connack_string(code))) (CONNACK \(code))"
+            return "broker refused the connection: \(MQTTErrorText.connack(code)) (CONNACK \(code))"
         }
-        var text = "\(operation): \(String(cString: mosquitto_strerror(code))) (MOSQ_ERR \(code))"
+        var text = "\(operation): \(MQTTErrorText.error(code)) (MOSQ_ERR \(code))"
         if let systemErrno { text += ": \(String(cString: strerror(systemErrno)))" }
+        if let detail { text += ": \(detail)" }
         return text
     }
 }

@@ -55,7 +55,8 @@ struct NFCTap: AsyncParsableCommand {
     /// Runs the command `arguments` name; its exit status.
     static func run(_ arguments: [String]) async -> Int32 {
         do {
-            var command = try parseAsRoot(arguments)
+            // `scan` and `fleet forward` with plain arguments skip the reflective parse (FastArguments).
+            var command = try FastArguments.command(arguments) ?? parseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {

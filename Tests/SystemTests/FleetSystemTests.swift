@@ -152,8 +152,44 @@ struct FleetSystemTests {
         defer { trusted.stop() }
         #expect(LineProcess.waitUntil(20) { Delivery(consumer.lines).complete(20) }, "\(trusted.stderr)")
         Delivery(consumer.lines).verify(20)
+        let mapped = mappedLibraries(trusted.process.processIdentifier)
+        #expect(mapped.contains("libmosquitto.so") && mapped.contains("libssl.so"), "TLS is libmosquitto's and OpenSSL's: \(mapped)")
         #expect(!trusted.stderr.contains("tls-pass-123"))
         #expect(trusted.stderr.contains("bench:***@"), "\(trusted.stderr)")
+    }
+
+    @Test("a mqtt:// station delivers without loading libmosquitto or OpenSSL (the plain client is nfctap's own)")
+    func plainStationLoadsNoTLSLibrary() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let topic = topic("plain")
+        let file = dir + "/taps.jsonl"
+        RecordAppender(path: file).append(count: 30)
+        let consumer = try startConsumer(topic: topic)
+        defer { consumer.stop() }
+        let station = try startForward(file: file, url: url(topic))
+        defer { station.stop() }
+        #expect(LineProcess.waitUntil(20) { Delivery(consumer.lines).complete(30) }, "\(station.stderr)")
+        Delivery(consumer.lines).verify(30)
+        let mapped = mappedLibraries(station.process.processIdentifier)
+        #expect(mapped.contains("libc.so") && mapped.contains("libnfc.so"), "the whole map was read: \(mapped)")
+        for library in ["libmosquitto", "libssl", "libcrypto"] {
+            #expect(!mapped.contains(library), "\(library) loaded by a plain station: \(mapped)")
+        }
+    }
+
+    /// The shared objects mapped into process `pid`, one path per line.
+    func mappedLibraries(_ pid: Int32) -> String {
+        // Read to the end by hand: /proc files report size 0, and a read sized by stat stops early.
+        var bytes: [UInt8] = []
+        let fd = open("/proc/\(pid)/maps", O_RDONLY)
+        if fd >= 0 {
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while case let n = chunk.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }), n > 0 { bytes += chunk[0..<n] }
+            close(fd)
+        }
+        let maps = String(decoding: bytes, as: UTF8.self)
+        let paths = Set(maps.split(separator: "\n").compactMap { line in line.split(separator: " ").last.map(String.init) })
+        return paths.filter { $0.contains(".so") }.sorted().joined(separator: "\n")
     }
 
     @Test("Retained status: online while connected, offline (Last Will) when the station dies")

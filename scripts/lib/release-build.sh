@@ -58,6 +58,11 @@ release_static_libstdcxx() {
 release_build() {
     release_static_libstdcxx || return 1
     release_objects_follow_flags
+    # SwiftPM does not know the order file is an input of the link: a binary older than the
+    # list is removed, so that it is linked again in the list's order.
+    local binary
+    binary="$NFCTAP_RELEASE_SCRATCH/release/$1"
+    if [ -f "$binary" ] && [ packaging/symbol-order.txt -nt "$binary" ]; then rm -f "$binary"; fi
     swift build "${NFCTAP_RELEASE_FLAGS[@]}" --scratch-path "$NFCTAP_RELEASE_SCRATCH" --product "$1" >&2
 }
 

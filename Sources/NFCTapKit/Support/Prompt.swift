@@ -92,6 +92,6 @@ package final class Prompt: Sendable {
     }
 
     private static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        Stderr.write(text)
     }
 }
