@@ -22,6 +22,11 @@ final class MQTTSocketConnection: MQTTConnection {
     private var lastPacketSent = ContinuousClock.now
     private var pingSentAt: ContinuousClock.Instant?
     private var lastMessageID: UInt16 = 0
+    /// Ids of the QoS 1 messages and subscriptions sent and not yet acknowledged. An
+    /// acknowledgement for any other id is ignored, as libmosquitto does: a broker's stray or
+    /// repeated PUBACK must never count as the acknowledgement of a later message that reuses the id.
+    /// An array: a window holds a few dozen ids at most.
+    private var awaitingAck: [UInt16] = []
 
     init(options: MQTTClientOptions, connectTimeoutMilliseconds: Int32 = 10_000) {
         self.options = options
@@ -64,6 +69,7 @@ final class MQTTSocketConnection: MQTTConnection {
         guard descriptor >= 0 else { throw MQTTError(code: MOSQ_ERR_NO_CONN.rawValue, operation: "publish") }
         let id = nextMessageID()
         queue(try MQTTOutgoingPacket.publish(topic: topic, payload: payload, qos: UInt8(qos), retain: retain, packetID: id))
+        if qos == 1 { awaitingAck.append(id) }
         return Int32(id)
     }
 
@@ -74,6 +80,7 @@ final class MQTTSocketConnection: MQTTConnection {
         guard descriptor >= 0 else { throw MQTTError(code: MOSQ_ERR_NO_CONN.rawValue, operation: "subscribe") }
         let id = nextMessageID()
         queue(try MQTTOutgoingPacket.subscribe(pattern: pattern, qos: UInt8(qos), packetID: id))
+        awaitingAck.append(id)
         return Int32(id)
     }
 
@@ -154,9 +161,9 @@ final class MQTTSocketConnection: MQTTConnection {
         case _ where awaitingConnack:
             throw .protocolViolation("a packet before CONNACK")  // §3.2: CONNACK is the broker's first packet
         case let .puback(id):
-            onEvent(.published(mid: Int32(id)))
+            if acknowledge(id) { onEvent(.published(mid: Int32(id))) }
         case let .suback(id, _):
-            onEvent(.subscribed(mid: Int32(id)))
+            if acknowledge(id) { onEvent(.subscribed(mid: Int32(id))) }
         case let .publish(topic, payload, qos, _, id):
             if qos == 1 { queue(MQTTOutgoingPacket.puback(packetID: id)) }
             onEvent(.message(topic: topic, payload: payload))
@@ -207,6 +214,13 @@ final class MQTTSocketConnection: MQTTConnection {
         }
     }
 
+    /// Whether `id` was awaiting its acknowledgement (it no longer is).
+    private func acknowledge(_ id: UInt16) -> Bool {
+        guard let index = awaitingAck.firstIndex(of: id) else { return false }
+        awaitingAck.remove(at: index)
+        return true
+    }
+
     private func nextMessageID() -> UInt16 {
         lastMessageID &+= 1
         if lastMessageID == 0 { lastMessageID = 1 }
@@ -226,6 +240,7 @@ final class MQTTSocketConnection: MQTTConnection {
         outgoing = []
         outgoingStart = 0
         awaitingConnack = false
+        awaitingAck.removeAll()
     }
 
     // MARK: TCP

@@ -32,6 +32,31 @@ import Testing
         #expect(client.socket == -1)
     }
 
+    @Test("a PUBACK for an id not in flight, or a second one for the same id, acknowledges nothing")
+    func strayAcknowledgements() throws {
+        let broker = try ScriptedBroker()
+        let client = try MQTTClient(options: MQTTClientOptions(clientID: "t8", keepAliveSeconds: 30))
+        var events: [MQTTClient.Event] = []
+        client.onEvent = { events.append($0) }
+        try client.connect(host: "127.0.0.1", port: broker.port)
+        _ = try broker.accept()
+        _ = try broker.read(count: 16)  // CONNECT
+        broker.send([0x20, 2, 0, 0] + [0x40, 2, 0, 1])  // and a PUBACK for id 1 before anything was published
+        try loop(client, until: { events.contains(.connected(code: 0)) })
+        try client.loop(timeoutMilliseconds: 100)
+        #expect(try client.publish(topic: "t", payload: [1], qos: 1) == 1)
+        #expect(try client.publish(topic: "t", payload: [2], qos: 0) == 2)
+        try client.loop(timeoutMilliseconds: 100)
+        _ = try broker.read(count: 8 + 6)
+        #expect(!events.contains(.published(mid: 1)), "the early PUBACK counted for the message sent later: \(events)")
+        // Id 2 went at QoS 0 (no acknowledgement awaited), id 9 was never used, id 1 is acknowledged twice.
+        broker.send([0x40, 2, 0, 2] + [0x40, 2, 0, 9] + [0x40, 2, 0, 1] + [0x40, 2, 0, 1])
+        try loop(client, until: { events.contains(.published(mid: 1)) })
+        try client.loop(timeoutMilliseconds: 100)
+        #expect(events.filter { if case .published = $0 { true } else { false } } == [.published(mid: 1)], "\(events)")
+        #expect(client.socket >= 0)
+    }
+
     @Test("a refused CONNACK: .connected with the code, then a typed error and the socket closed")
     func refusedConnack() throws {
         let broker = try ScriptedBroker()

@@ -28,7 +28,11 @@ import Testing
     }
 
     /// packaging/symbol-order.txt reached the linker: the functions it lists are at the start of
-    /// the code (all of them within its first half, the first ones within its first MiB).
+    /// the code (all of them within its first half), and the Swift functions among them (each in a
+    /// section of its own, -function-sections) lie in the list's order. Which function comes first
+    /// is not checked: the list may open with a runtime function whose object's whole .text (1.3 MiB
+    /// of the Swift runtime, built without function sections) then goes first. Linked with another
+    /// list, 58 % of consecutive listed Swift functions rise in address; with this one, 83 %.
     @Test(.enabled(if: binary != nil, "needs the release build: scripts/package-deb.sh makes .build-release/release/nfctap"))
     func startUpCodeIsPlacedFirst() throws {
         var addresses: [String: UInt64] = [:]
@@ -39,10 +43,14 @@ import Testing
         }
         let (start, end) = (try #require(addresses.values.min()), try #require(addresses.values.max()))
         let list = try String(contentsOf: SystemEnvironment.packageRoot.appendingPathComponent("packaging/symbol-order.txt"), encoding: .utf8)
-        let ordered = list.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { addresses[String($0)] }
+        let names = list.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        let ordered = names.compactMap { addresses[String($0)] }
         #expect(ordered.count > 1000, "\(ordered.count) listed functions found in the binary")
         #expect(ordered.allSatisfy { $0 - start < (end - start) / 2 }, "listed functions beyond the first half of the code")
-        #expect(ordered.prefix(10).allSatisfy { $0 - start < 1 << 20 }, "the first listed functions are not first")
+        let swift = names.filter { $0.hasPrefix("$s") }.compactMap { addresses[String($0)] }
+        let rising = zip(swift, swift.dropFirst()).filter { $0 < $1 }.count
+        #expect(Double(rising) >= 0.75 * Double(swift.count - 1),
+                "\(rising) of \(swift.count - 1) consecutive listed Swift functions rise in address: the list's order did not reach the linker")
     }
 
     @Test(.enabled(if: binary != nil && DebPackageTests.haveDpkgDeb, "needs the release build and dpkg-deb"))

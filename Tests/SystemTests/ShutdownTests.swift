@@ -31,7 +31,8 @@ extension PCSCSystemTests {
     @Test("exit(0) right after invalidate(), 200 times: every run ends cleanly")
     func exitRightAfterInvalidate() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.probePath), "build nfctap-bench first")
-        #expect(try Self.runProbe(200) == [])
+        let failures = try Self.runProbe(200)
+        #expect(failures.isEmpty, "exit statuses other than 0 (128 + n: signal n): \(failures)")
     }
 
     @Test("exit(0) right after a tag was read and the session invalidated, 100 times")
@@ -42,7 +43,8 @@ extension PCSCSystemTests {
         try card.insert()
         defer { card.stop() }
         try TestPCSCD.waitUntilCardIsPresent(TestPCSCD.reader0)
-        #expect(try Self.runProbe(100, arguments: ["--read"]) == [])
+        let failures = try Self.runProbe(100, arguments: ["--read"])
+        #expect(failures.isEmpty, "exit statuses other than 0 (128 + n: signal n): \(failures)")
         card.remove()
     }
 }
