@@ -98,7 +98,7 @@ public struct NFCSessionConfiguration: Sendable {
     public var tagReportHandler: (@Sendable (NFCTagReport) -> Bool)? = nil
     /// Shows `alertMessage` and `invalidate(errorMessage:)` texts to the user. Default: stderr.
     public var alertHandler: @Sendable (String) -> Void = { message in
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        StandardError.write(message + "\n")
     }
 
     /// true: while this session runs, `nfctap agent` (background reading) lets go of the readers,

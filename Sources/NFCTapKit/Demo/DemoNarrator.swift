@@ -15,7 +15,7 @@ package final class DemoNarrator: Sendable {
     /// Writes `text` to stderr, line by line (control characters in a line shown escaped).
     package func say(_ text: String) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { NDEFText.safe(String($0)) }
-        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        Stderr.write(lines.joined(separator: "\n") + "\n")
     }
 
     /// Prints a tag as `scan` would; with `--json`, `extra` fields follow the tag's own.

@@ -12,7 +12,7 @@ package final class InventoryProgress: Sendable {
     private let lineOpen = Mutex(false)
 
     package init(live: Bool = isatty(STDERR_FILENO) != 0,
-         write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+         write: @escaping @Sendable (String) -> Void = { Stderr.write($0) }) {
         self.live = live
         self.write = write
     }

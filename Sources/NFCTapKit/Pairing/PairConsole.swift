@@ -15,7 +15,7 @@ package final class PairConsole: Sendable {
 
         mutating func clearSpinner() {
             guard spinnerShown else { return }
-            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+            Stderr.write("\r\u{1B}[K")
             spinnerShown = false
         }
     }
@@ -34,7 +34,7 @@ package final class PairConsole: Sendable {
     package func line(_ text: String) {
         state.withLock { s in
             s.clearSpinner()
-            FileHandle.standardError.write(Data((text + "\n").utf8))
+            Stderr.write(text + "\n")
         }
     }
 
@@ -75,7 +75,7 @@ package final class PairConsole: Sendable {
                 let left = max(0, (deadline - ContinuousClock.now).components.seconds)
                 text += " (\(left) s left)"
             }
-            FileHandle.standardError.write(Data(text.utf8))
+            Stderr.write(text)
             s.spinnerShown = true
         }
     }
