@@ -11,19 +11,22 @@ extension PCSCSystemTests {
         URL(fileURLWithPath: SystemEnvironment.cliPath).deletingLastPathComponent().appendingPathComponent("nfctap-bench").path
     }
 
-    /// Runs the probe `runs` times; the statuses that were not 0 (a signal shows as 128 + its number).
-    static func runProbe(_ runs: Int, arguments: [String] = []) throws -> [Int32] {
-        var failures: [Int32] = []
+    /// Runs the probe `runs` times; each run that did not exit 0: its status (a signal shows as
+    /// 128 + its number) and what it wrote to stderr (a runtime or C library message names the cause).
+    static func runProbe(_ runs: Int, arguments: [String] = []) throws -> [String] {
+        var failures: [String] = []
         for _ in 0..<runs {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: probePath)
             process.arguments = ["exit-after-invalidate"] + arguments
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            let stderr = Pipe()
+            process.standardError = stderr
             try process.run()
+            let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-            if status != 0 { failures.append(status) }
+            if status != 0 { failures.append("status \(status): \(text.suffix(2000))") }
         }
         return failures
     }
@@ -32,7 +35,7 @@ extension PCSCSystemTests {
     func exitRightAfterInvalidate() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.probePath), "build nfctap-bench first")
         let failures = try Self.runProbe(200)
-        #expect(failures.isEmpty, "exit statuses other than 0 (128 + n: signal n): \(failures)")
+        #expect(failures.isEmpty, "runs that did not exit 0 (status 128 + n: signal n): \(failures)")
     }
 
     @Test("exit(0) right after a tag was read and the session invalidated, 100 times")
@@ -44,7 +47,7 @@ extension PCSCSystemTests {
         defer { card.stop() }
         try TestPCSCD.waitUntilCardIsPresent(TestPCSCD.reader0)
         let failures = try Self.runProbe(100, arguments: ["--read"])
-        #expect(failures.isEmpty, "exit statuses other than 0 (128 + n: signal n): \(failures)")
+        #expect(failures.isEmpty, "runs that did not exit 0 (status 128 + n: signal n): \(failures)")
         card.remove()
     }
 }
