@@ -98,9 +98,12 @@ final class MQTTSocketConnection: MQTTConnection {
             guard poll(&fd, 1, 50) >= 0, (try? flush()) != nil else { break }
         }
         shutdown(descriptor, Int32(SHUT_WR))
+        // Bounded too: a broker that keeps sending must not hold a stopping station.
+        let drainUntil = ContinuousClock.now + .milliseconds(100)
         var fd = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         var scratch = [UInt8](repeating: 0, count: 512)
-        while poll(&fd, 1, 100) > 0, scratch.withUnsafeMutableBytes({ recv(descriptor, $0.baseAddress, $0.count, 0) }) > 0 {}
+        while ContinuousClock.now < drainUntil, poll(&fd, 1, 20) > 0,
+              scratch.withUnsafeMutableBytes({ recv(descriptor, $0.baseAddress, $0.count, 0) }) > 0 {}
         closeSocket()
         onEvent(.disconnected(code: 0))
     }

@@ -1,4 +1,6 @@
 import CMosquitto
+import Dispatch
+import Foundation
 import Glibc
 import Synchronization
 import Testing
@@ -55,6 +57,36 @@ import Testing
         try client.loop(timeoutMilliseconds: 100)
         #expect(events.filter { if case .published = $0 { true } else { false } } == [.published(mid: 1)], "\(events)")
         #expect(client.socket >= 0)
+    }
+
+    @Test("disconnect ends within its bounds while the broker never stops sending")
+    func disconnectFromAFloodingBroker() throws {
+        let broker = try ScriptedBroker()
+        let client = try MQTTClient(options: MQTTClientOptions(clientID: "t9", keepAliveSeconds: 30))
+        var events: [MQTTClient.Event] = []
+        client.onEvent = { events.append($0) }
+        try client.connect(host: "127.0.0.1", port: broker.port)
+        _ = try broker.accept()
+        _ = try broker.read(count: 16)  // CONNECT
+        broker.send([0x20, 2, 0, 0])
+        try loop(client, until: { events.contains(.connected(code: 0)) })
+        let flood = Flood()
+        let flooder = Thread {  // QoS 0 messages, as fast as the socket takes them, until the test ends
+            let burst = Array(repeating: [UInt8]([0x30, 5, 0, 1, 0x74, 0x41, 0x42]), count: 500).flatMap { $0 }
+            while flood.on.load(ordering: .relaxed) { broker.send(burst) }
+            flood.ended.signal()
+        }
+        flooder.start()
+        defer {  // the thread has stopped sending before the broker's socket is closed
+            flood.on.store(false, ordering: .relaxed)
+            flood.ended.wait()
+        }
+        usleep(100_000)
+        let started = ContinuousClock.now
+        client.disconnect()
+        let took = ContinuousClock.now - started
+        #expect(took < .seconds(1), "disconnect took \(took)")
+        #expect(events.last == .disconnected(code: 0) && client.socket == -1)
     }
 
     @Test("a refused CONNACK: .connected with the code, then a typed error and the socket closed")
@@ -169,8 +201,15 @@ import Testing
     }
 }
 
+/// The flooding thread's switch and its end.
+final class Flood: Sendable {
+    let on = Atomic(true)
+    let ended = DispatchSemaphore(value: 0)
+}
+
 /// A listening socket on 127.0.0.1 that accepts one client and sends what a test says.
-final class ScriptedBroker {
+// @unchecked: `connection` is set by `accept` before any other thread sends on it.
+final class ScriptedBroker: @unchecked Sendable {
     private let listener: Int32
     private var connection: Int32 = -1
     let port: Int
