@@ -22,6 +22,13 @@ cd "$(dirname "$0")/.."
 if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
     ensure_swift
     ip link set lo up
+    # The services' fixed ports (vpcd's two, the USB readers' cards) are taken out of this
+    # namespace's ephemeral range: a free port asked of the kernel (mosquitto's, a test broker's)
+    # once landed on a card port and the USB emulator could not start. Per namespace: the
+    # machine's setting is not touched.
+    vpcd_port="${NFCTAP_VPCD_PORT:-35963}" card_port="${NFCTAP_USB_CARD_PORT:-35980}"
+    echo "$vpcd_port-$((vpcd_port + 1)),$card_port-$((card_port + 9))" >/proc/sys/net/ipv4/ip_local_reserved_ports 2>/dev/null \
+        || log "could not reserve the test services' ports in the namespace (they may collide with a free port)"
     # pcscd writes and, leaving, deletes /run/pcscd/pcscd.pid (and .comm): a private tmpfs there
     # keeps it off the machine's pcscd. (As root the directory is made if missing, as pcscd would.)
     [ -d /run/pcscd ] || mkdir -p /run/pcscd 2>/dev/null || true

@@ -45,19 +45,27 @@ controller.sessionDidEnd = { error in
     FileHandle.standardError.write(Data("session ended: NFCError \(code.rawValue)\n".utf8))
     exit(code == .readerSessionInvalidationErrorUserCanceled ? 0 : 1)
 }
-controller.beginScanning()
-let session = controller.session  // set on this thread, never changed afterwards
-
 // Ctrl-C / SIGTERM end the inventory: the delegate hears 200, then sessionDidEnd exits.
+// Armed before the session begins (a test sends SIGTERM as soon as the prompt shows): libdispatch
+// registers a signal source on its own thread after `resume()`, and a signal sent before that
+// (SIG_IGN meanwhile) is lost. So the sources have a queue of their own, this waits for their
+// registration, and the handler hops to the main queue, where the controller lives.
+let signalQueue = DispatchQueue(label: "signals")
 var signalSources: [DispatchSourceSignal] = []
 for number in [SIGINT, SIGTERM] {
     signal(number, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+    let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
+    let armed = DispatchSemaphore(value: 0)
+    source.setRegistrationHandler { armed.signal() }
     source.setEventHandler {
-        guard let session = session else { exit(0) }
-        session.invalidate(reason: .signal(number))
+        DispatchQueue.main.async {
+            guard let session = controller.session else { exit(0) }
+            session.invalidate(reason: .signal(number))
+        }
     }
     source.resume()
+    armed.wait()
     signalSources.append(source)
 }
+controller.beginScanning()
 dispatchMain()

@@ -67,19 +67,27 @@ for (index, controller) in controllers.enumerated() {
         }
     }
 }
-for controller in controllers { controller.beginScanning() }
-let sessions = controllers.compactMap { $0.session }  // set on this thread, never changed afterwards
-
 // Ctrl-C / SIGTERM: end the sessions (the delegates hear 200), then exit when the last has ended.
+// Armed before the session begins (a test sends SIGTERM as soon as the prompt shows): libdispatch
+// registers a signal source on its own thread after `resume()`, and a signal sent before that
+// (SIG_IGN meanwhile) is lost. So the sources have a queue of their own, this waits for their
+// registration, and the handler hops to the main queue, where the controller lives.
+let signalQueue = DispatchQueue(label: "signals")
 var signalSources: [DispatchSourceSignal] = []
 for number in [SIGINT, SIGTERM] {
     signal(number, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+    let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
+    let armed = DispatchSemaphore(value: 0)
+    source.setRegistrationHandler { armed.signal() }
     source.setEventHandler {
-        ending.interrupt()
-        for session in sessions { session.invalidate(reason: .signal(number)) }
+        DispatchQueue.main.async {
+            ending.interrupt()
+            for session in controllers.compactMap(\.session) { session.invalidate(reason: .signal(number)) }
+        }
     }
     source.resume()
+    armed.wait()
     signalSources.append(source)
 }
+for controller in controllers { controller.beginScanning() }
 dispatchMain()

@@ -46,19 +46,27 @@ controller.sessionDidEnd = { error in
     FileHandle.standardError.write(Data("session ended: NFCError \(code)\n".utf8))
     exit(controller.completed ? 0 : interrupted ? 130 : 1)
 }
-controller.beginScanning()
-let session = controller.session  // set on this thread, never changed afterwards
-
+// Armed before the session begins (a test sends SIGTERM as soon as the prompt shows): libdispatch
+// registers a signal source on its own thread after `resume()`, and a signal sent before that
+// (SIG_IGN meanwhile) is lost. So the sources have a queue of their own, this waits for their
+// registration, and the handler hops to the main queue, where the controller lives.
+let signalQueue = DispatchQueue(label: "signals")
 var signalSources: [DispatchSourceSignal] = []
 for number in [SIGINT, SIGTERM] {
     signal(number, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+    let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
+    let armed = DispatchSemaphore(value: 0)
+    source.setRegistrationHandler { armed.signal() }
     source.setEventHandler {
-        interrupted = true
-        guard let session = session else { exit(130) }
-        session.invalidate(reason: .signal(number))
+        DispatchQueue.main.async {
+            interrupted = true
+            guard let session = controller.session else { exit(130) }
+            session.invalidate(reason: .signal(number))
+        }
     }
     source.resume()
+    armed.wait()
     signalSources.append(source)
 }
+controller.beginScanning()
 dispatchMain()

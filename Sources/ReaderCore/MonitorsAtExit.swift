@@ -18,15 +18,24 @@ public enum MonitorsAtExit {
     public static let limit: Double = 2
 
     private struct Entry: Sendable {
+        let id: ObjectIdentifier
         weak var monitor: (any ReaderMonitor)?
     }
 
-    private static let live = Mutex<[ObjectIdentifier: Entry]>([:])
+    /// A list, not a dictionary by `ObjectIdentifier`: a handful of monitors, and a dictionary's
+    /// first use (here on a session's start, after the reader is open) makes the Swift runtime
+    /// look up `ObjectIdentifier: Hashable` among every conformance record of the binary
+    /// (docs/architecture.md "Opening ahead").
+    private static let live = Mutex<[Entry]>([])
     private static let installed = Atomic(false)
 
     /// Tracks `monitor` until `untrack(_:)` (or the process exits).
     public static func track(_ monitor: any ReaderMonitor) {
-        live.withLock { $0[ObjectIdentifier(monitor)] = Entry(monitor: monitor) }
+        let id = ObjectIdentifier(monitor)
+        live.withLock { entries in
+            entries.removeAll { $0.id == id || $0.monitor == nil }
+            entries.append(Entry(id: id, monitor: monitor))
+        }
         if !installed.exchange(true, ordering: .acquiringAndReleasing) {
             atexit { MonitorsAtExit.stopAll() }
         }
@@ -34,17 +43,18 @@ public enum MonitorsAtExit {
 
     /// The monitor was stopped.
     public static func untrack(_ monitor: any ReaderMonitor) {
-        live.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(monitor)) }
+        let id = ObjectIdentifier(monitor)
+        live.withLock { $0.removeAll { $0.id == id } }
     }
 
     /// How many monitors run now (tests).
-    public static var count: Int { live.withLock { $0.values.filter { $0.monitor != nil }.count } }
+    public static var count: Int { live.withLock { $0.filter { $0.monitor != nil }.count } }
 
     /// Stops every tracked monitor, in parallel, waiting `limit` at most.
     static func stopAll() {
         let monitors = live.withLock { entries -> [any ReaderMonitor] in
-            defer { entries = [:] }
-            return entries.values.compactMap(\.monitor)
+            defer { entries = [] }
+            return entries.compactMap(\.monitor)
         }
         guard !monitors.isEmpty else { return }
         let group = DispatchGroup()

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import NFCReaders
 import NFCTapKit
+import ReaderCore
 
 @main
 struct NFCTap: AsyncParsableCommand {
@@ -44,11 +46,19 @@ struct NFCTap: AsyncParsableCommand {
     /// them made resident in every process (docs/architecture.md "Start-up"). Here the command
     /// runs as a task on the global executor and the main thread only waits; nothing of nfctap
     /// runs on the main queue or the main actor (sessions and signals have queues of their own).
+    ///
+    /// A plain `scan` opens its libnfc devices on this thread, which is otherwise idle, while the
+    /// task parses the command and starts its session (`LibNFCOpenAhead`; docs/architecture.md
+    /// "Opening ahead"). Only reading the list of devices comes before the task starts.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        let opener = FastArguments.scanReaders(arguments).flatMap { readers in
+            LibNFCOpenAhead.reserve()?.prepare(adding: ReaderSelection.libnfcDevices(in: readers))
+        }
         Task.detached {
             Foundation.exit(CommandEnd.status(after: await run(arguments)))
         }
+        opener?.open()
         while true { pause() }
     }
 

@@ -82,8 +82,9 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
     /// The connstrings to use now (configured, or scanned by libnfc).
     /// - Throws: `ReaderError.serviceUnavailable` when libnfc cannot start.
     func connstrings() throws(ReaderError) -> [String] {
+        if let explicitDevices { return explicitDevices }
         let config = try? String(contentsOfFile: configPath, encoding: .utf8)
-        if let configured = LibNFCDeviceList.configured(explicit: explicitDevices, environment: environment, configText: config) {
+        if let configured = LibNFCDeviceList.configured(explicit: nil, environment: environment, configText: config) {
             return configured
         }
         do throws(LibNFCError) {
@@ -207,9 +208,17 @@ extension LibNFCBackend {
     public static func configuredDevicesOnly(adding extra: [String] = [],
                                              environment: [String: String] = LibNFCBackend.deviceEnvironment(),
                                              configPath: String = "/etc/nfc/libnfc.conf") -> LibNFCBackend {
+        LibNFCBackend(devices: configuredDevices(adding: extra, environment: environment, configPath: configPath),
+                      environment: environment, configPath: configPath)
+    }
+
+    /// The devices `configuredDevicesOnly(adding:)` uses: the configured ones, then `extra`.
+    static func configuredDevices(adding extra: [String],
+                                  environment: [String: String] = LibNFCBackend.deviceEnvironment(),
+                                  configPath: String = "/etc/nfc/libnfc.conf") -> [String] {
         let config = try? String(contentsOfFile: configPath, encoding: .utf8)
         var devices = LibNFCDeviceList.configured(explicit: nil, environment: environment, configText: config) ?? []
         for device in extra where !devices.contains(device) { devices.append(device) }
-        return LibNFCBackend(devices: devices, environment: environment, configPath: configPath)
+        return devices
     }
 }

@@ -6,7 +6,12 @@
 /// its page; links that return fewer (Identiv: 4) cost more exchanges but the same code path.
 final class Type2PageCache {
     let link: Type2Link
-    private var bytes: [Int: UInt8] = [:]
+    /// Byte `a` of the tag is `values[a]` once `known[a]`. A table over the addressable memory,
+    /// not a `[Int: UInt8]`: a dictionary's first use makes the Swift runtime look up `Int:
+    /// Hashable` among every conformance record of the binary, ≈ 0.1 ms in the middle of the
+    /// first read on the reader's lane (docs/architecture.md "Opening ahead").
+    private var values = [UInt8](repeating: 0, count: Type2Layout.addressableBytes)
+    private var known = [Bool](repeating: false, count: Type2Layout.addressableBytes)
     /// Pages per FAST_READ; 0 when FAST_READ must not be used.
     var fastReadPages = 0
     /// Last page worth reading ahead to (end of the data area when known).
@@ -24,32 +29,43 @@ final class Type2PageCache {
     }
 
     func removeAll() {
-        bytes.removeAll()
+        for i in known.indices { known[i] = false }
         rollOverChecked = false
     }
 
+    /// The byte at `address` when it has been fetched (nil too for an address outside the table).
+    private func cached(_ address: Int) -> UInt8? {
+        known.indices.contains(address) && known[address] ? values[address] : nil
+    }
+
     func hasPage(_ page: Int) -> Bool {
-        (0 ..< 4).allSatisfy { bytes[page * 4 + $0] != nil }
+        (0 ..< 4).allSatisfy { cached(page * 4 + $0) != nil }
     }
 
     /// The 4 bytes of a page that has been fetched (zeros for bytes that are not).
     func page(_ page: Int) -> [UInt8] {
-        (0 ..< 4).map { bytes[page * 4 + $0] ?? 0 }
+        (0 ..< 4).map { cached(page * 4 + $0) ?? 0 }
     }
 
     /// Records a page just written.
     func store(page: Int, data: [UInt8]) {
-        for (i, b) in data.prefix(4).enumerated() { bytes[page * 4 + i] = b }
+        for (i, b) in data.prefix(4).enumerated() { remember(b, at: page * 4 + i) }
+    }
+
+    private func remember(_ byte: UInt8, at address: Int) {
+        guard known.indices.contains(address) else { return }
+        values[address] = byte
+        known[address] = true
     }
 
     /// One byte, fetching its page (and what the link returns beyond it) when missing.
     func byte(at address: Int) throws(TagError) -> UInt8 {
-        if let b = bytes[address] { return b }
+        if let b = cached(address) { return b }
         let page = address / 4
         // Unknown size: 4 pages, what a READ returns and what every Type 2 tag has from page 3 on.
         let last = max(page, readAheadLastPage ?? page + 3)
         try fetch(pages: Array(page ... last), readAhead: true)
-        guard let b = bytes[address] else {
+        guard let b = cached(address) else {
             throw TagError.malformedReply("the tag did not return byte \(address)")
         }
         return b
@@ -109,7 +125,7 @@ final class Type2PageCache {
 
     private func store(bytes data: [UInt8], at address: Int) {
         for (i, b) in data.enumerated() where address + i < memoryEnd {
-            bytes[address + i] = b
+            remember(b, at: address + i)
         }
     }
 }

@@ -109,6 +109,19 @@ struct FastArguments {
     }
 }
 
+extension FastArguments {
+    /// The `--reader` values of a plain `scan` (as the fast path reads its options, before any
+    /// value is converted), or nil for another command, a vector that is not plain, or `--trace`
+    /// (which must see every exchange from the start): what `main` opens ahead (LibNFCOpenAhead).
+    /// Should the command then fail to convert a value, it ends with the parser's error and the
+    /// devices are closed with the process.
+    static func scanReaders(_ arguments: [String]) -> [String]? {
+        guard arguments.first == "scan", let parsed = Scan.fastArguments.parse(arguments.dropFirst()),
+              !parsed.flag("--trace") else { return nil }
+        return parsed.all("--reader")
+    }
+}
+
 extension ReaderOptions {
     static let fastFlags = ["--trace"]
     static let fastOptions = ["--reader", "--io-timeout"]
