@@ -19,24 +19,29 @@ package final class SignalTrap: Sendable {
     /// - Parameter handler: called on `queue` with the signal number, every time one arrives.
     package init(_ signals: [Int32] = [SIGINT, SIGTERM], queue: DispatchQueue = .main,
                  handler: @escaping @Sendable (Int32) -> Void) {
-        id = SignalRouter.shared.add(SignalRouter.Route(signals: Set(signals), queue: queue, handler: handler))
+        id = SignalRouter.shared.add(SignalRouter.Route(signals: signals, queue: queue, handler: handler))
     }
 
     deinit { SignalRouter.shared.remove(id) }
 }
 
 /// The process's one signal pipe and the traps listening to it.
+///
+/// Lists, not sets or a dictionary: a few signals and traps, and the first `Set<Int32>` or
+/// `[UInt64: Route]` of a process makes the Swift runtime look up the key's `Hashable`
+/// conformance among every conformance record of the binary, ≈ 0.1 ms of every command that
+/// traps a signal (a `fleet forward` station, a `scan`; docs/architecture.md "Opening ahead").
 final class SignalRouter: Sendable {
     struct Route: Sendable {
-        let signals: Set<Int32>
+        let signals: [Int32]
         let queue: DispatchQueue
         let handler: @Sendable (Int32) -> Void
     }
 
     private struct State {
-        var routes: [UInt64: Route] = [:]
+        var routes: [(id: UInt64, route: Route)] = []
         var nextID: UInt64 = 0
-        var installed: Set<Int32> = []
+        var installed: [Int32] = []
     }
 
     static let shared = SignalRouter()
@@ -63,13 +68,13 @@ final class SignalRouter: Sendable {
     func add(_ route: Route) -> UInt64 {
         state.withLock { s in
             s.nextID += 1
-            s.routes[s.nextID] = route
+            s.routes.append((s.nextID, route))
             for number in route.signals where !s.installed.contains(number) {
                 var action = sigaction()
                 action.__sigaction_handler.sa_handler = forwardSignalToPipe
                 sigemptyset(&action.sa_mask)
                 action.sa_flags = SA_RESTART
-                if sigaction(number, &action, nil) == 0 { s.installed.insert(number) }
+                if sigaction(number, &action, nil) == 0 { s.installed.append(number) }
             }
             // The drain thread unblocks what is trapped now (see `drain`).
             var request: UInt8 = Self.unblockRequest
@@ -82,7 +87,7 @@ final class SignalRouter: Sendable {
     private static let unblockRequest: UInt8 = 0
 
     func remove(_ id: UInt64) {
-        _ = state.withLock { $0.routes.removeValue(forKey: id) }
+        state.withLock { $0.routes.removeAll { $0.id == id } }
     }
 
     /// The drain thread, for the life of the process: hands every signal read to the routes that
@@ -98,7 +103,7 @@ final class SignalRouter: Sendable {
                     continue
                 }
                 let number = Int32(byte)
-                let routes = state.withLock { s in s.routes.values.filter { $0.signals.contains(number) } }
+                let routes = state.withLock { s in s.routes.map(\.route).filter { $0.signals.contains(number) } }
                 for route in routes { route.queue.async { route.handler(number) } }
             }
         }

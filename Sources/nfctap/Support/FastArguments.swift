@@ -97,7 +97,7 @@ struct FastArguments {
     }
 
     /// The command `arguments` (without the program name) runs, when the fast path can read them.
-    static func command(_ arguments: [String]) -> (any ParsableCommand)? {
+    static func command(_ arguments: [String]) -> (any AsyncParsableCommand)? {
         switch arguments.first {
         case "scan":
             return Scan(fastArguments: arguments.dropFirst())
