@@ -79,16 +79,16 @@ extension Forwarder {
             lastProblem = nil
             statusMessage = try? client?.publish(topic: configuration.statusTopic, payload: online, qos: 1, retain: true)
             for (topic, payload) in configuration.announcements {
-                if let mid = try? client?.publish(topic: topic, payload: payload, qos: 1, retain: true) { announcementMessages.insert(mid) }
+                if let mid = try? client?.publish(topic: topic, payload: payload, qos: 1, retain: true) { announcementMessages.append(mid) }
             }
         case let .disconnected(code):
             pendingDrop = pendingDrop ?? (code == 0 ? "disconnected" : MQTTError(code: code, operation: "connection").description)
         case let .published(mid):
             if mid == statusMessage { statusMessage = nil; return }
-            if announcementMessages.remove(mid) != nil { return }
-            acknowledged.insert(mid)
+            if announcementMessages.removeOne(mid) { return }
+            if !acknowledged.contains(mid) { acknowledged.append(mid) }
             var advanced: UInt64 = 0
-            while let first = inFlight.first, acknowledged.remove(first.mid) != nil {
+            while let first = inFlight.first, acknowledged.removeOne(first.mid) {
                 position.offset = first.end
                 position.records = first.sequence
                 inFlight.removeFirst()
@@ -198,5 +198,14 @@ extension Forwarder {
         }
         out += "}"
         return Array(out.utf8)
+    }
+}
+
+private extension Array where Element == Int32 {
+    /// Removes the first `value`; whether there was one.
+    mutating func removeOne(_ value: Int32) -> Bool {
+        guard let index = firstIndex(of: value) else { return false }
+        remove(at: index)
+        return true
     }
 }

@@ -18,6 +18,9 @@ final class MQTTSocketConnection: MQTTConnection {
     private var outgoing: [UInt8] = []
     private var outgoingStart = 0
     private var decoder = MQTTPacketDecoder()
+    /// What `receive` reads into, made once: zeroing 16 KiB for every read cost a station of 100
+    /// records 0.28 M instructions.
+    private var chunk = [UInt8](repeating: 0, count: 16_384)
     private var awaitingConnack = false
     private var lastPacketSent = ContinuousClock.now
     private var pingSentAt: ContinuousClock.Instant?
@@ -137,7 +140,6 @@ final class MQTTSocketConnection: MQTTConnection {
     // MARK: Reading
 
     private func receive() throws(MQTTError) {
-        var chunk = [UInt8](repeating: 0, count: 16_384)
         var packets: [MQTTPacket] = []
         for _ in 0..<8 {
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
