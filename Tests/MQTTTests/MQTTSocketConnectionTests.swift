@@ -36,40 +36,25 @@ import Testing
 
     @Test("a PUBACK for an id not in flight, or a second one for the same id, acknowledges nothing")
     func strayAcknowledgements() throws {
-        let broker = try ScriptedBroker()
-        let client = try MQTTClient(options: MQTTClientOptions(clientID: "t8", keepAliveSeconds: 30))
-        var events: [MQTTClient.Event] = []
-        client.onEvent = { events.append($0) }
-        try client.connect(host: "127.0.0.1", port: broker.port)
-        _ = try broker.accept()
-        _ = try broker.read(count: 16)  // CONNECT
-        broker.send([0x20, 2, 0, 0] + [0x40, 2, 0, 1])  // and a PUBACK for id 1 before anything was published
-        try loop(client, until: { events.contains(.connected(code: 0)) })
+        // With the CONNACK, a PUBACK for id 1 before anything was published.
+        let (broker, client, log) = try connected("t8", alsoSend: [0x40, 2, 0, 1])
         try client.loop(timeoutMilliseconds: 100)
         #expect(try client.publish(topic: "t", payload: [1], qos: 1) == 1)
         #expect(try client.publish(topic: "t", payload: [2], qos: 0) == 2)
         try client.loop(timeoutMilliseconds: 100)
         _ = try broker.read(count: 8 + 6)
-        #expect(!events.contains(.published(mid: 1)), "the early PUBACK counted for the message sent later: \(events)")
+        #expect(!log.all.contains(.published(mid: 1)), "the early PUBACK counted for the message sent later: \(log.all)")
         // Id 2 went at QoS 0 (no acknowledgement awaited), id 9 was never used, id 1 is acknowledged twice.
         broker.send([0x40, 2, 0, 2] + [0x40, 2, 0, 9] + [0x40, 2, 0, 1] + [0x40, 2, 0, 1])
-        try loop(client, until: { events.contains(.published(mid: 1)) })
+        try loop(client, until: { log.all.contains(.published(mid: 1)) })
         try client.loop(timeoutMilliseconds: 100)
-        #expect(events.filter { if case .published = $0 { true } else { false } } == [.published(mid: 1)], "\(events)")
+        #expect(log.all.filter { if case .published = $0 { true } else { false } } == [.published(mid: 1)], "\(log.all)")
         #expect(client.socket >= 0)
     }
 
     @Test("disconnect ends within its bounds while the broker never stops sending")
     func disconnectFromAFloodingBroker() throws {
-        let broker = try ScriptedBroker()
-        let client = try MQTTClient(options: MQTTClientOptions(clientID: "t9", keepAliveSeconds: 30))
-        var events: [MQTTClient.Event] = []
-        client.onEvent = { events.append($0) }
-        try client.connect(host: "127.0.0.1", port: broker.port)
-        _ = try broker.accept()
-        _ = try broker.read(count: 16)  // CONNECT
-        broker.send([0x20, 2, 0, 0])
-        try loop(client, until: { events.contains(.connected(code: 0)) })
+        let (broker, client, log) = try connected("t9")
         let flood = Flood()
         let flooder = Thread {  // QoS 0 messages, as fast as the socket takes them, until the test ends
             let burst = Array(repeating: [UInt8]([0x30, 5, 0, 1, 0x74, 0x41, 0x42]), count: 500).flatMap { $0 }
@@ -86,7 +71,7 @@ import Testing
         client.disconnect()
         let took = ContinuousClock.now - started
         #expect(took < .seconds(1), "disconnect took \(took)")
-        #expect(events.last == .disconnected(code: 0) && client.socket == -1)
+        #expect(log.all.last == .disconnected(code: 0) && client.socket == -1)
     }
 
     @Test("a refused CONNACK: .connected with the code, then a typed error and the socket closed")
@@ -146,19 +131,12 @@ import Testing
 
     @Test("a PINGRESP keeps the connection; the broker's QoS 1 message is acknowledged")
     func pingrespAndIncoming() throws {
-        let broker = try ScriptedBroker()
-        let client = try MQTTClient(options: MQTTClientOptions(clientID: "t5", keepAliveSeconds: 1))
-        var events: [MQTTClient.Event] = []
-        client.onEvent = { events.append($0) }
-        try client.connect(host: "127.0.0.1", port: broker.port)
-        _ = try broker.accept()
-        _ = try broker.read(count: 16)  // CONNECT
-        broker.send([0x20, 2, 0, 0])
+        let (broker, client, log) = try connected("t5", keepAlive: 1)
         #expect(try client.subscribe("in/#", qos: 1) == 1)
-        try loop(client, until: { events.contains(.connected(code: 0)) })
+        try client.loop(timeoutMilliseconds: 50)
         #expect(try broker.read(count: 11) == [0x82, 9, 0, 1, 0, 4] + Array("in/#".utf8) + [1])
         broker.send([0x90, 3, 0, 1, 1, 0x32, 6, 0, 2] + Array("in".utf8) + [0x01, 0x02])
-        try loop(client, until: { events.contains(.message(topic: "in", payload: [])) && events.contains(.subscribed(mid: 1)) })
+        try loop(client, until: { log.all.contains(.message(topic: "in", payload: [])) && log.all.contains(.subscribed(mid: 1)) })
         #expect(try broker.read(count: 4) == [0x40, 2, 0x01, 0x02], "PUBACK for the broker's message id")
         for _ in 0..<3 {
             let until = ContinuousClock.now + .milliseconds(1100)
@@ -186,6 +164,26 @@ import Testing
     }
 
     // MARK: Helpers
+
+    /// The events a client reported, in order.
+    final class EventLog {
+        var all: [MQTTClient.Event] = []
+    }
+
+    /// A client connected to a fresh scripted broker: CONNECT read, CONNACK 0 (and `alsoSend`)
+    /// sent, `.connected(code: 0)` seen.
+    private func connected(_ clientID: String, keepAlive: Int32 = 30, alsoSend: [UInt8] = []) throws -> (ScriptedBroker, MQTTClient, EventLog) {
+        let broker = try ScriptedBroker()
+        let client = try MQTTClient(options: MQTTClientOptions(clientID: clientID, keepAliveSeconds: keepAlive))
+        let log = EventLog()
+        client.onEvent = { log.all.append($0) }
+        try client.connect(host: "127.0.0.1", port: broker.port)
+        _ = try broker.accept()
+        _ = try broker.read(count: 14 + clientID.utf8.count)  // CONNECT
+        broker.send([0x20, 2, 0, 0] + alsoSend)
+        try loop(client, until: { log.all.contains(.connected(code: 0)) })
+        return (broker, client, log)
+    }
 
     private func loop(_ client: MQTTClient, until done: () -> Bool) throws {
         let until = ContinuousClock.now + .seconds(5)

@@ -339,17 +339,35 @@ struct RealDriverTests {
 
     // MARK: - libnfc's USB drivers
 
-    @Test("SCL3711 through libnfc's pn53x_usb: scan reads the tag through raw PN533 frames")
+    /// `scan` opens its libnfc device while it starts (LibNFCOpenAhead) and the session takes that
+    /// device: through libnfc's own USB driver the device is opened once, as `nfc-list` opens it
+    /// (pn53x_usb's open sends GetFirmwareVersion a fixed number of times), and closed at the end
+    /// (its last command the one `nfc-list`'s nfc_close ends with).
+    @Test("SCL3711 through libnfc's pn53x_usb: scan reads the tag through raw PN533 frames, opening the device once")
     func scl3711() throws {
         let emulator = PN532Emulator(tag: try Self.ntag213(0x51), linkPath: USBRing.chipLink)
         _ = try emulator.start()
         defer { emulator.stop() }
-        try USBRing.resetCounts("scl3711")
         let connstring = try USBRing.connstring("pn53x_usb", "scl3711")
+        let getFirmwareVersion: [UInt8] = [0x02]
+        // One open and close by libnfc's own tool, for the count an open makes.
+        let device = String(connstring.dropFirst("libnfc:".count))
+        let list = try runLibNFCTool("nfc-list", [], environment: USBRing.preload.merging(
+            ["LIBNFC_DEVICE": device, "LIBNFC_AUTO_SCAN": "false"]) { $1 })
+        #expect(list.status == 0, "\(list.stdout) \(list.stderr)")
+        let perOpen = emulator.commandLog.filter { $0 == getFirmwareVersion }.count
+        let closeCommand = try #require(emulator.commandLog.last)
+        #expect(perOpen > 0)
+
+        emulator.resetCounters()
+        try USBRing.resetCounts("scl3711")
         let r = try runCLI(["scan", "--json", "--timeout", "20", "--reader", connstring], environment: USBRing.preload)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try ScanJSON.decode(r.stdout).records?.map(\.uri) == [Self.uri])
         #expect(try USBRing.counts("scl3711")["pn53x-frame"] ?? 0 > 0)
+        let log = emulator.commandLog
+        #expect(log.filter { $0 == getFirmwareVersion }.count == perOpen, "opened more than once: \(log)")
+        #expect(log.last == closeCommand, "closed by nfc_close, as nfc-list closes: \(log)")
     }
 
     @Test("ACR122U through libnfc's acr122_usb once pcscd lets it go; while pcscd holds it, an error naming both")
