@@ -68,7 +68,7 @@ struct NFCTap: AsyncParsableCommand {
             // `scan` and `fleet forward` with plain arguments skip the reflective parse (FastArguments),
             // and the cast below: a run-time `as? any AsyncParsableCommand` searches the binary's
             // conformance records (≈ 470,000 instructions in callgrind).
-            if var fast = FastArguments.command(arguments) {
+            if let fast = FastArguments.command(arguments) {
                 try await fast.run()
                 return ExitStatus.ok
             }

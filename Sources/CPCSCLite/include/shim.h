@@ -5,10 +5,11 @@
 
 // Swift does not import macros that are casts or address-of expressions; these mirror them.
 
-/// SCARD_PCI_T0 / SCARD_PCI_T1 / SCARD_PCI_RAW (`&g_rgSCardT0Pci` ...).
-static inline const SCARD_IO_REQUEST *nfctap_pci_t0(void) { return SCARD_PCI_T0; }
-static inline const SCARD_IO_REQUEST *nfctap_pci_t1(void) { return SCARD_PCI_T1; }
-static inline const SCARD_IO_REQUEST *nfctap_pci_raw(void) { return SCARD_PCI_RAW; }
+/// SCARD_PCI_T0 / SCARD_PCI_T1 / SCARD_PCI_RAW: the same values as pcsc-lite's `&g_rgSCardT0Pci`
+/// ..., held in this module (pcsclite_forwarders.c: the library is opened on first use).
+const SCARD_IO_REQUEST *nfctap_pci_t0(void);
+const SCARD_IO_REQUEST *nfctap_pci_t1(void);
+const SCARD_IO_REQUEST *nfctap_pci_raw(void);
 
 /// SCARD_CTL_CODE(code) from reader.h.
 static inline DWORD nfctap_scard_ctl_code(DWORD code) { return SCARD_CTL_CODE(code); }

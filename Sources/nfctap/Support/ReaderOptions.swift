@@ -16,6 +16,53 @@ struct ReaderOptions: ParsableArguments {
                              discussion: "The trace holds tag UIDs and data: look at it before sharing it."))
     var trace = false
 
+    @Option(name: .customLong("io-timeout"),
+            help: ArgumentHelp("Seconds one tag operation (a read, a write, one APDU) may take before the tag counts as lost; 0 = no limit.",
+                               discussion: "A card that stops answering while it stays on the reader is given up after this long (Core NFC's tag connection lost, 100); other readers are never held up by it.",
+                               valueName: "seconds"))
+    var ioTimeout: Double = 5
+
+    /// What the commands use of these options (`ReaderChoice`).
+    var choice: ReaderChoice { ReaderChoice(readers: readers, trace: trace, ioTimeout: ioTimeout) }
+
+    /// Largest --io-timeout accepted: one day.
+    static let maxIOTimeout = ReaderChoice.maxIOTimeout
+
+    func validate() throws { try choice.validate() }
+
+    /// The session filter: all readers, or one per `--reader` (`ReaderSelection`'s rule).
+    var filter: NFCReaderFilter { choice.filter }
+
+    /// The libnfc devices named as `--reader libnfc:<connstring>`.
+    var libnfcDevices: [String] { choice.libnfcDevices }
+
+    /// The environment the command's session uses (`ReaderChoice.environment`).
+    var environment: NFCReaderEnvironment { choice.environment }
+
+    /// The session's per-operation deadline from --io-timeout.
+    var operationTimeout: Duration? { choice.operationTimeout }
+
+    /// The settings a desk command's session runs with (NFCTapKit's `DeskReaders`).
+    var desk: DeskReaders { choice.desk }
+}
+
+/// `--reader`, `--trace` and `--io-timeout` as plain values. The commands run from these, and the
+/// fast path (`FastArguments`) fills them without making the option struct, whose property
+/// wrappers cost a `fleet forward` station about 5 % of its CPU (docs/architecture.md "The fast path").
+struct ReaderChoice: Equatable, Sendable {
+    var readers: [String] = []
+    var trace = false
+    var ioTimeout: Double = 5
+
+    /// Largest --io-timeout accepted: one day.
+    static let maxIOTimeout: Double = 86_400
+
+    func validate() throws {
+        guard ioTimeout.isFinite, ioTimeout == 0 || (ioTimeout >= 0.1 && ioTimeout <= Self.maxIOTimeout) else {
+            throw ValidationError("--io-timeout must be 0 (no limit) or between 0.1 and \(Int(Self.maxIOTimeout)) seconds")
+        }
+    }
+
     /// The session filter: all readers, or one per `--reader` (`ReaderSelection`'s rule).
     var filter: NFCReaderFilter { NFCReaderFilter(readerQueries: readers) }
 
@@ -30,28 +77,11 @@ struct ReaderOptions: ParsableArguments {
         return readers.isEmpty ? .shared : .system(libnfcDevices: libnfcDevices, readerQueries: readers)
     }
 
-    @Option(name: .customLong("io-timeout"),
-            help: ArgumentHelp("Seconds one tag operation (a read, a write, one APDU) may take before the tag counts as lost; 0 = no limit.",
-                               discussion: "A card that stops answering while it stays on the reader is given up after this long (Core NFC's tag connection lost, 100); other readers are never held up by it.",
-                               valueName: "seconds"))
-    var ioTimeout: Double = 5
-
-    /// Largest --io-timeout accepted: one day.
-    static let maxIOTimeout: Double = 86_400
-
-    func validate() throws {
-        guard ioTimeout.isFinite, ioTimeout == 0 || (ioTimeout >= 0.1 && ioTimeout <= Self.maxIOTimeout) else {
-            throw ValidationError("--io-timeout must be 0 (no limit) or between 0.1 and \(Int(Self.maxIOTimeout)) seconds")
-        }
-    }
-
     /// The session's per-operation deadline from --io-timeout.
     var operationTimeout: Duration? {
         ioTimeout > 0 ? .milliseconds(Int((ioTimeout * 1000).rounded())) : nil
     }
-}
 
-extension ReaderOptions {
     /// The settings a desk command's session runs with (NFCTapKit's `DeskReaders`).
     var desk: DeskReaders {
         DeskReaders(filter: filter, environment: environment, operationTimeout: operationTimeout)
