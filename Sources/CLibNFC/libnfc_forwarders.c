@@ -7,7 +7,9 @@
 
 #include <lazy_library.h>
 
-static nfctap_lazy_library libnfc_library = {"libnfc.so.6", NULL, 0};
+// Not RTLD_DEEPBIND: libusb's open/ioctl must stay interposable by an LD_PRELOAD library (umockdev
+// in the real-driver tests, USB tools a user preloads).
+static nfctap_lazy_library libnfc_library = {"libnfc.so.6", NULL, 0, 0};
 
 void nfc_init(nfc_context **context) {
     static void (*cached)(nfc_context **);

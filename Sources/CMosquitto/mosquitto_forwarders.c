@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <lazy_library.h>
 
-static nfctap_lazy_library mosquitto_library = {"libmosquitto.so.1", NULL, 0};
+static nfctap_lazy_library mosquitto_library = {"libmosquitto.so.1", NULL, 0, 1};
 
 NFCTAP_FORWARD(mosquitto_library, const char *, mosquitto_connack_string, (int connack_code), (connack_code), "unknown (libmosquitto.so.1 could not be loaded)")
 NFCTAP_FORWARD(mosquitto_library, int, mosquitto_connect_async, (struct mosquitto *mosq, const char *host, int port, int keepalive), (mosq, host, port, keepalive), MOSQ_ERR_ERRNO)

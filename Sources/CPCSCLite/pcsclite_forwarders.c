@@ -6,7 +6,8 @@
 
 #include <lazy_library.h>
 
-static nfctap_lazy_library pcsclite_library = {"libpcsclite.so.1", NULL, 0};
+// Not RTLD_DEEPBIND: a reader library stays interposable by an LD_PRELOAD library, as when linked.
+static nfctap_lazy_library pcsclite_library = {"libpcsclite.so.1", NULL, 0, 0};
 
 NFCTAP_FORWARD(pcsclite_library, LONG, SCardEstablishContext, (DWORD dwScope, LPCVOID pvReserved1, LPCVOID pvReserved2, LPSCARDCONTEXT phContext), (dwScope, pvReserved1, pvReserved2, phContext), SCARD_E_NO_SERVICE)
 NFCTAP_FORWARD(pcsclite_library, LONG, SCardReleaseContext, (SCARDCONTEXT hContext), (hContext), SCARD_E_NO_SERVICE)

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <lazy_library.h>
 
-static nfctap_lazy_library sd_bus_library = {"libsystemd.so.0", NULL, 0};
+static nfctap_lazy_library sd_bus_library = {"libsystemd.so.0", NULL, 0, 1};
 
 NFCTAP_FORWARD(sd_bus_library, int, sd_bus_add_match, (sd_bus *bus, sd_bus_slot **slot, const char *match, sd_bus_message_handler_t callback, void *userdata), (bus, slot, match, callback, userdata), -ELIBACC)
 NFCTAP_FORWARD(sd_bus_library, int, sd_bus_add_object, (sd_bus *bus, sd_bus_slot **slot, const char *path, sd_bus_message_handler_t callback, void *userdata), (bus, slot, path, callback, userdata), -ELIBACC)

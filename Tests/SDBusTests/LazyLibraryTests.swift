@@ -14,7 +14,7 @@ import Testing
 
         init(_ soname: String) {
             name = strdup(soname)
-            library = nfctap_lazy_library(soname: name, handle: nil, state: 0)
+            library = nfctap_lazy_library(soname: name, handle: nil, state: 0, deep_bind: 1)
         }
 
         deinit { free(name) }

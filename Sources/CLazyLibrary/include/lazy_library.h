@@ -15,7 +15,12 @@
 typedef struct nfctap_lazy_library {
     const char *soname;   // e.g. "libsystemd.so.0"
     void *handle;         // set once by nfctap_lazy_symbol
-    int state;            // 0 not tried, 1 open, -1 failed (guarded by a pthread_once in the .c)
+    int state;            // 0 not tried, 1 open, -1 failed (guarded by the lock in the .c)
+    // 1: open with RTLD_DEEPBIND (the library's own look-ups search its own dependencies first:
+    // cheaper for OpenSSL's thousands of relocations). 0 for libraries whose system calls must stay
+    // interposable by LD_PRELOAD: libnfc's libusb under umockdev (the real-driver tests) or any
+    // preloaded USB tool a user runs; DEEPBIND would bind them to libc's open/ioctl directly.
+    int deep_bind;
 } nfctap_lazy_library;
 
 /// The address of `name` in `library`, opening it on first use; NULL when the library or the
