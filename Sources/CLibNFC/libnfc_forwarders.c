@@ -43,3 +43,5 @@ NFCTAP_FORWARD(libnfc_library, int, nfc_device_set_property_bool, (nfc_device *p
 NFCTAP_FORWARD(libnfc_library, const char *, nfc_version, (void), (), "unknown (libnfc.so.6 could not be loaded)")
 // Only used on frames for an open device, so the library is loaded by then.
 NFCTAP_FORWARD_VOID(libnfc_library, iso14443a_crc_append, (uint8_t *pbtData, size_t szLen), (pbtData, szLen))
+
+int nfctap_libnfc_loadable(void) { return nfctap_lazy_symbol(&libnfc_library, "nfc_init") != NULL; }

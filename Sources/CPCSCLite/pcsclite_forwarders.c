@@ -33,3 +33,5 @@ static const SCARD_IO_REQUEST pci_raw = {SCARD_PROTOCOL_RAW, sizeof(SCARD_IO_REQ
 const SCARD_IO_REQUEST *nfctap_pci_t0(void) { return &pci_t0; }
 const SCARD_IO_REQUEST *nfctap_pci_t1(void) { return &pci_t1; }
 const SCARD_IO_REQUEST *nfctap_pci_raw(void) { return &pci_raw; }
+
+int nfctap_pcsclite_loadable(void) { return nfctap_lazy_symbol(&pcsclite_library, "SCardEstablishContext") != NULL; }

@@ -22,3 +22,6 @@ static inline DWORD nfctap_autoallocate(void) { return SCARD_AUTOALLOCATE; }
 
 /// MAX_BUFFER_SIZE_EXTENDED: the largest extended-APDU reply (64 KiB + header + SW).
 static inline DWORD nfctap_max_buffer_size_extended(void) { return MAX_BUFFER_SIZE_EXTENDED; }
+
+/// Whether libpcsclite.so.1 can be opened (opening it on the first call; pcsclite_forwarders.c).
+int nfctap_pcsclite_loadable(void);

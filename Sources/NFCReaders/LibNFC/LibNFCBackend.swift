@@ -90,8 +90,13 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
         do throws(LibNFCError) {
             return try sharedContext().listDevices()
         } catch {
-            throw ReaderError.serviceUnavailable(hint: "libnfc could not start: \(error)")
+            throw ReaderError.serviceUnavailable(hint: LibNFCContext.libraryLoads ? "libnfc could not start: \(error)" : Self.libraryHint)
         }
+    }
+
+    /// The message when libnfc itself cannot be loaded (it is opened on first use).
+    static var libraryHint: String {
+        "libnfc.so.6 could not be loaded, so libnfc devices cannot be used: \(getuid() == 0 ? "" : "sudo ")apt-get install libnfc6"
     }
 
     func slot(for connstring: String) -> LibNFCReaderSlot {
@@ -113,7 +118,10 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
     /// The devices that can be opened now (opening them if needed; they stay open).
     /// - Throws: `ReaderError.serviceUnavailable` when libnfc cannot start.
     public func listReaders() throws(ReaderError) -> [ReaderInfo] {
-        try connstrings().compactMap { connstring in
+        let connstrings = try connstrings()
+        // Devices to open but no libnfc: say so, not "no reader".
+        if !connstrings.isEmpty, !LibNFCContext.libraryLoads { throw ReaderError.serviceUnavailable(hint: Self.libraryHint) }
+        return connstrings.compactMap { connstring in
             let slot = slot(for: connstring)
             return (try? slot.withDevice { _, _ in }) != nil ? slot.info : nil
         }

@@ -17,6 +17,18 @@ extension PCSCBackend {
 
     /// The message when pcscd cannot be reached.
     public static let serviceHint = "pcscd is not running: " + serviceFix
+
+    /// The message when pcsc-lite's client library itself cannot be loaded (opened on first use).
+    public static var libraryHint: String {
+        "libpcsclite.so.1 could not be loaded, so PC/SC readers cannot be used: "
+            + "\(getuid() == 0 ? "" : "sudo ")apt-get install libpcsclite1"
+    }
+
+    /// Whether pcsc-lite's client library can be loaded (it is opened on first use).
+    public static var clientLibraryLoads: Bool { Context.libraryLoads }
+
+    /// `serviceHint`, or `libraryHint` when the client library is what is missing.
+    public static var unavailableHint: String { clientLibraryLoads ? serviceHint : libraryHint }
 }
 
 extension PCSCError {
@@ -40,7 +52,7 @@ extension PCSCError {
     /// The error a backend call (list, connect, monitor) throws for this code (docs/architecture.md "Errors").
     func readerError(reader: String) -> ReaderError {
         switch self {
-        case .noService, .serviceStopped, .commError: return .serviceUnavailable(hint: PCSCBackend.serviceHint)
+        case .noService, .serviceStopped, .commError: return .serviceUnavailable(hint: PCSCBackend.unavailableHint)
         case .sharingViolation: return .readerBusy(reader)
         case .readerUnavailable, .unknownReader: return .readerGone(reader)
         case .removedCard, .noSmartcard, .resetCard: return .tagGone
