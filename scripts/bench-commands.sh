@@ -296,7 +296,9 @@ if command -v mosquitto >/dev/null && command -v mosquitto_pub >/dev/null && com
         awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e6 }' >>"$RUN/$name-fleet.ms"
         for s in $(seq 1 "$STATIONS"); do awk '/^[0-9]+$/ { printf "%.2f\n", $1 / 1024 }' "$RUN/fleet/rss-$round-$s" | tail -n 1; done >>"$RUN/$name-fleet.rss"
     }
-    fleet_rounds=$([ "$QUICK" = 1 ] && echo 2 || echo 5)
+    # 50 processes on 2 cores: two rounds gave 0.93× and 1.06× for the same binary, so even the
+    # short run takes the median of several (a round is about a second).
+    fleet_rounds=$([ "$QUICK" = 1 ] && echo 5 || echo 9)
     for round in $(seq 1 "$fleet_rounds"); do
         fleet_round nfctap "$round"
         fleet_round pub "$round"
