@@ -49,16 +49,25 @@ struct NFCTap: AsyncParsableCommand {
     ///
     /// A plain `scan` opens its libnfc devices on this thread, which is otherwise idle, while the
     /// task parses the command and starts its session (`LibNFCOpenAhead`; docs/architecture.md
-    /// "Opening ahead"). Only reading the list of devices comes before the task starts.
+    /// "Opening ahead"). Only reading the list of devices comes before the open: the task is
+    /// started from a helper thread, so that its first start (the concurrency runtime and
+    /// libdispatch's first worker, about 0.3 ms) runs beside the open, not before it.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let opener = FastArguments.scanReaders(arguments).flatMap { readers in
             LibNFCOpenAhead.reserve()?.prepare(adding: ReaderSelection.libnfcDevices(in: readers))
         }
-        Task.detached {
-            Foundation.exit(CommandEnd.status(after: await run(arguments)))
+        let start: @Sendable () -> Void = {
+            Task.detached {
+                Foundation.exit(CommandEnd.status(after: await run(arguments)))
+            }
         }
-        opener?.open()
+        if let opener {
+            Thread.detachNewThread(start)
+            opener.open()
+        } else {
+            start()
+        }
         while true { pause() }
     }
 
