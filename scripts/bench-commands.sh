@@ -17,8 +17,10 @@
 # The nfctap measured is the release build the Debian package ships (NFCTAP_BIN overrides it).
 # Needs root only for nfcpy's /dev/ttyUSB<n> link (removed on exit) and the network namespace
 # that keeps the broker on loopback. Environment: BENCH_CMD_RUNS, BENCH_FLEET_STATIONS (50),
-# BENCH_FLEET_RECORDS (records per station, 400), BENCH_KEEP_PAGE_CACHE=1 (measure the programs as
-# they are cached now, e.g. just after the build).
+# BENCH_FLEET_RECORDS (records per station, 400), BENCH_FLEET_ROUNDS (5 with --quick, else 9),
+# BENCH_FLEET_BASELINE=<another nfctap binary> (a third C4 publisher in every round, to compare two
+# builds paired, round by round), BENCH_KEEP_PAGE_CACHE=1 (measure the programs as they are cached
+# now, e.g. just after the build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -149,7 +151,9 @@ for path in sys.argv[1:]:
         os.close(fd)
 PY
 }
+BASELINE="${BENCH_FLEET_BASELINE:-}"
 peer_programs=("$NFCTAP")
+[ -n "$BASELINE" ] && peer_programs+=("$BASELINE")
 for p in nfc-list nfc-mfultralight mosquitto_pub; do command -v "$p" >/dev/null && peer_programs+=("$(command -v "$p")"); done
 [ -n "$PY" ] && peer_programs+=("$PY")
 if [ -z "${BENCH_KEEP_PAGE_CACHE:-}" ]; then
@@ -267,14 +271,16 @@ if command -v mosquitto >/dev/null && command -v mosquitto_pub >/dev/null && com
         local t0 t1 pids=() s
         # Each forwarder's outbox is a fresh copy of its records, made before the clock starts:
         # mosquitto_pub reads the same file, and copying is neither peer's work.
-        if [ "$name" = nfctap ]; then
-            for s in $(seq 1 "$STATIONS"); do cp "$RUN/fleet/records-$s.jsonl" "$RUN/fleet/outbox-$round-$s.jsonl"; done
+        local forwarder="$NFCTAP"
+        [ "$name" = baseline ] && forwarder="$BASELINE"
+        if [ "$name" != pub ]; then
+            for s in $(seq 1 "$STATIONS"); do cp "$RUN/fleet/records-$s.jsonl" "$RUN/fleet/outbox-$name-$round-$s.jsonl"; done
         fi
         t0="$(date +%s%N)"
         for s in $(seq 1 "$STATIONS"); do
-            if [ "$name" = nfctap ]; then
+            if [ "$name" != pub ]; then
                 /usr/bin/time -f '%M' -o "$RUN/fleet/rss-$round-$s" \
-                    "$NFCTAP" fleet forward "$RUN/fleet/outbox-$round-$s.jsonl" --publish "mqtt://127.0.0.1:$port/bench/$name/$round/s$s" \
+                    "$forwarder" fleet forward "$RUN/fleet/outbox-$name-$round-$s.jsonl" --publish "mqtt://127.0.0.1:$port/bench/$name/$round/s$s" \
                     >/dev/null 2>"$RUN/fleet/err-$round-$s" &
             else
                 /usr/bin/time -f '%M' -o "$RUN/fleet/rss-$round-$s" \
@@ -287,7 +293,7 @@ if command -v mosquitto >/dev/null && command -v mosquitto_pub >/dev/null && com
         wait "$sub" || status=$?
         t1="$(date +%s%N)"
         # The forwarders run until stopped; mosquitto_pub ends at the end of its input.
-        if [ "$name" = nfctap ]; then for p in "${pids[@]}"; do pkill -TERM -P "$p" 2>/dev/null || true; done; fi
+        if [ "$name" != pub ]; then for p in "${pids[@]}"; do pkill -TERM -P "$p" 2>/dev/null || true; done; fi
         wait "${pids[@]}" 2>/dev/null || true
         if [ "$status" -ne 0 ]; then
             echo "round $round: the subscriber did not get all $total records ($(cat "$RUN/sub.err"))" >>"$RUN/$name-fleet.fail"
@@ -298,9 +304,10 @@ if command -v mosquitto >/dev/null && command -v mosquitto_pub >/dev/null && com
     }
     # 50 processes on 2 cores: two rounds gave 0.93× and 1.06× for the same binary, so even the
     # short run takes the median of several (a round is about a second).
-    fleet_rounds=$([ "$QUICK" = 1 ] && echo 5 || echo 9)
+    fleet_rounds="${BENCH_FLEET_ROUNDS:-$([ "$QUICK" = 1 ] && echo 5 || echo 9)}"
     for round in $(seq 1 "$fleet_rounds"); do
         fleet_round nfctap "$round"
+        [ -n "$BASELINE" ] && fleet_round baseline "$round"
         fleet_round pub "$round"
     done
     stop_mosquitto >/dev/null 2>&1 || true
@@ -315,6 +322,9 @@ if command -v mosquitto >/dev/null && command -v mosquitto_pub >/dev/null && com
     echo "| publisher per station | ms for all records | records/s (median) | peak RSS per process MiB | throughput vs mosquitto_pub | note |"
     echo "|---|---|---|---|---|---|"
     echo "| \`nfctap fleet forward FILE --publish mqtt://…\` | $(summary "$RUN/nfctap-fleet.ms") | $(rate "$fleet_ms_nfctap") | $(summary "$RUN/nfctap-fleet.rss") | $(ratio "$fleet_ms_pub" "$fleet_ms_nfctap") | record file as outbox; $(fails nfctap-fleet) |"
+    if [ -n "$BASELINE" ]; then
+        echo "| the same, baseline \`$(basename "$BASELINE")\` | $(summary "$RUN/baseline-fleet.ms") | $(rate "$(median "$RUN/baseline-fleet.ms" 2>/dev/null || true)") | $(summary "$RUN/baseline-fleet.rss") | $(ratio "$fleet_ms_pub" "$(median "$RUN/baseline-fleet.ms" 2>/dev/null || true)") | BENCH_FLEET_BASELINE, in the same rounds; $(fails baseline-fleet) |"
+    fi
     echo "| \`mosquitto_pub -q 1 -l\` | $(summary "$RUN/pub-fleet.ms") | $(rate "$fleet_ms_pub") | $(summary "$RUN/pub-fleet.rss") | 1.00× | the broker's own client; $(fails pub-fleet) |"
     echo
 else

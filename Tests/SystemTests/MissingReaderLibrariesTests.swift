@@ -1,4 +1,5 @@
 import Foundation
+import NFCReaders
 import Testing
 
 /// libpcsclite and libnfc are opened on first use (CPCSCLite, CLibNFC). A machine where they
@@ -35,5 +36,11 @@ import Testing
 
         let readers = try runCLI(["readers", "--json"], environment: environment)
         #expect(readers.status == 3 && readers.stderr.contains("libpcsclite.so.1 could not be loaded"), "\(readers.stderr)")
+
+        // doctor names the library and its package, with pcscd running beside it.
+        let doctor = try runCLI(["doctor"], environment: environment)
+        #expect(doctor.status == 1, "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("[FAIL] pcscd-running: libpcsclite.so.1 (pcsc-lite's client library) could not be loaded"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("fix: \(PCSCBackend.libraryFix)") && !doctor.stdout.contains("pcscd is not reachable"), "\(doctor.stdout)")
     }
 }

@@ -95,9 +95,7 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
     }
 
     /// The message when libnfc itself cannot be loaded (it is opened on first use).
-    static var libraryHint: String {
-        "libnfc.so.6 could not be loaded, so libnfc devices cannot be used: \(getuid() == 0 ? "" : "sudo ")apt-get install libnfc6"
-    }
+    static let libraryHint = "libnfc.so.6 could not be loaded, so libnfc devices cannot be used: " + AdminCommand.install("libnfc6")
 
     func slot(for connstring: String) -> LibNFCReaderSlot {
         devices.withLock { devices in

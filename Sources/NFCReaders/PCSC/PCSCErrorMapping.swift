@@ -8,21 +8,20 @@ import ReaderCore
 
 extension PCSCBackend {
     /// How to get pcscd running: the one piece of advice `scan`, the sessions and `doctor` all give.
-    /// Commands carry `sudo ` only for a user who is not root (a fresh Debian root has no sudo).
     public static let serviceFix: String = {
-        let sudo = getuid() == 0 ? "" : "sudo "
+        let sudo = AdminCommand.sudo
         return "\(sudo)systemctl enable --now pcscd.socket (without systemd: \(sudo)pcscd; "
-            + "if it is not installed: \(sudo)apt-get install pcscd libccid)"
+            + "if it is not installed: \(AdminCommand.install("pcscd libccid")))"
     }()
 
     /// The message when pcscd cannot be reached.
     public static let serviceHint = "pcscd is not running: " + serviceFix
 
-    /// The message when pcsc-lite's client library itself cannot be loaded (opened on first use).
-    public static var libraryHint: String {
-        "libpcsclite.so.1 could not be loaded, so PC/SC readers cannot be used: "
-            + "\(getuid() == 0 ? "" : "sudo ")apt-get install libpcsclite1"
-    }
+    /// How to get pcsc-lite's client library (opened on first use) back.
+    public static let libraryFix = AdminCommand.install("libpcsclite1")
+
+    /// The message when pcsc-lite's client library itself cannot be loaded.
+    public static let libraryHint = "libpcsclite.so.1 could not be loaded, so PC/SC readers cannot be used: " + libraryFix
 
     /// Whether pcsc-lite's client library can be loaded (it is opened on first use).
     public static var clientLibraryLoads: Bool { Context.libraryLoads }

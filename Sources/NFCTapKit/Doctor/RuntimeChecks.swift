@@ -14,7 +14,7 @@ package struct PCSCRuntimeCheck {
             guard PCSCBackend.clientLibraryLoads else {
                 return [DoctorFinding(check: "pcscd-running", status: .failure,
                                       summary: "libpcsclite.so.1 (pcsc-lite's client library) could not be loaded: PC/SC readers cannot be used",
-                                      fix: "apt-get install libpcsclite1")]
+                                      fix: PCSCBackend.libraryFix)]
             }
             return [DoctorFinding(check: "pcscd-running", status: .failure,
                                   summary: "pcscd is not reachable: PC/SC readers cannot be used",

@@ -25,9 +25,6 @@ struct ReaderOptions: ParsableArguments {
     /// What the commands use of these options (`ReaderChoice`).
     var choice: ReaderChoice { ReaderChoice(readers: readers, trace: trace, ioTimeout: ioTimeout) }
 
-    /// Largest --io-timeout accepted: one day.
-    static let maxIOTimeout = ReaderChoice.maxIOTimeout
-
     func validate() throws { try choice.validate() }
 
     /// The session filter: all readers, or one per `--reader` (`ReaderSelection`'s rule).
