@@ -17,7 +17,7 @@
 # The nfctap measured is the release build the Debian package ships (NFCTAP_BIN overrides it).
 # Needs root only for nfcpy's /dev/ttyUSB<n> link (removed on exit) and the network namespace
 # that keeps the broker on loopback. Environment: BENCH_CMD_RUNS, BENCH_FLEET_STATIONS (50),
-# BENCH_FLEET_RECORDS (records per station, 400), BENCH_FLEET_ROUNDS (5 with --quick, else 9),
+# BENCH_FLEET_RECORDS (records per station, 400), BENCH_FLEET_ROUNDS (9 with --quick, else 15),
 # BENCH_FLEET_BASELINE=<another nfctap binary> (a third C4 publisher in every round, to compare two
 # builds paired, round by round), BENCH_KEEP_PAGE_CACHE=1 (measure the programs as they are cached
 # now, e.g. just after the build).
@@ -302,9 +302,10 @@ if command -v mosquitto >/dev/null && command -v mosquitto_pub >/dev/null && com
         awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e6 }' >>"$RUN/$name-fleet.ms"
         for s in $(seq 1 "$STATIONS"); do awk '/^[0-9]+$/ { printf "%.2f\n", $1 / 1024 }' "$RUN/fleet/rss-$round-$s" | tail -n 1; done >>"$RUN/$name-fleet.rss"
     }
-    # 50 processes on 2 cores: two rounds gave 0.93× and 1.06× for the same binary, so even the
-    # short run takes the median of several (a round is about a second).
-    fleet_rounds="${BENCH_FLEET_ROUNDS:-$([ "$QUICK" = 1 ] && echo 5 || echo 9)}"
+    # 50 processes on 2 cores: two rounds gave 0.93× and 1.06× for the same binary, and the median
+    # of 5 still moved by ±0.1 between runs (0.88×–1.09× for one build), so even the short run takes
+    # the median of 9 (a round of the three publishers is about a second).
+    fleet_rounds="${BENCH_FLEET_ROUNDS:-$([ "$QUICK" = 1 ] && echo 9 || echo 15)}"
     for round in $(seq 1 "$fleet_rounds"); do
         fleet_round nfctap "$round"
         [ -n "$BASELINE" ] && fleet_round baseline "$round"
