@@ -167,8 +167,9 @@ chmod +x "$RUN/shim/stty"
 echo "### Whole command vs whole command"
 echo
 echo "\`scripts/bench-commands.sh$([ "$QUICK" = 1 ] && echo " --quick")\`, $(date -u +%Y-%m-%d), $(nproc) cores, $RUNS runs per peer ($START_RUNS for start-up),"
-echo "peers interleaved run by run. Each figure is the median, the p10–p90 spread in brackets; ratios"
-echo "are of medians, nfctap's figure divided by the peer's (below 1.00× nfctap is faster or smaller)."
+echo "peers interleaved run by run, taking turns at going first. Each figure is the median, the p10–p90"
+echo "spread in brackets; ratios are of medians, nfctap's figure divided by the peer's (below 1.00×"
+echo "nfctap is faster or smaller)."
 echo "nfctap: the release binary the Debian package ships ($(basename "$NFCTAP"), $(du -m "$NFCTAP" | cut -f1) MB)."
 if [ -z "${BENCH_KEEP_PAGE_CACHE:-}" ]; then
     echo "Every peer's program was dropped from the page cache and run once unmeasured first (as installed a while ago)."
@@ -214,13 +215,15 @@ for latency in 0 5; do
         for n in $(seq 90 99); do [ -e "/dev/ttyUSB$n" ] || { TTY_LINK="/dev/ttyUSB$n"; break; }; done
     fi
     [ -n "$TTY_LINK" ] && ln -sf "$PTY" "$TTY_LINK"
+    tap_nfctap() { measure "scan-$latency" "$NFCTAP" scan --json --timeout 10 --reader "libnfc:pn532_uart:$PTY"; }
+    tap_mfu() { LIBNFC_DEVICE="pn532_uart:$PTY" LIBNFC_AUTO_SCAN=false measure "mfu-$latency" nfc-mfultralight r "$RUN/dump.mfd"; }
+    tap_nfcpy() { PATH="$RUN/shim:$PATH" PYTHONPATH="$PWD/Benchmarks/peers" measure "nfcpy-$latency" "$PY" Benchmarks/peers/nfcpy_scan.py "tty:${TTY_LINK#/dev/tty}:pn532"; }
+    peers=(tap_nfctap tap_mfu)
+    [ -n "$TTY_LINK" ] && peers+=(tap_nfcpy)
+    # The peers take turns at going first (as C4's publishers do), so no one always follows the same other.
     for i in 0 $(seq 1 "$RUNS"); do
         [ "$i" = 0 ] && RUN_TAG=warmup || RUN_TAG=""
-        measure "scan-$latency" "$NFCTAP" scan --json --timeout 10 --reader "libnfc:pn532_uart:$PTY"
-        LIBNFC_DEVICE="pn532_uart:$PTY" LIBNFC_AUTO_SCAN=false measure "mfu-$latency" nfc-mfultralight r "$RUN/dump.mfd"
-        if [ -n "$TTY_LINK" ]; then
-            PATH="$RUN/shim:$PATH" PYTHONPATH="$PWD/Benchmarks/peers" measure "nfcpy-$latency" "$PY" Benchmarks/peers/nfcpy_scan.py "tty:${TTY_LINK#/dev/tty}:pn532"
-        fi
+        for k in "${!peers[@]}"; do "${peers[$(( (k + i) % ${#peers[@]} ))]}"; done
     done
     # Every peer must have read the tag: nfctap's JSON names its UID; nfcpy printed the message.
     grep -q '"uid"' "$RUN/scan-$latency.out" || echo "nfctap printed no tag: $(head -c 200 "$RUN/scan-$latency.err")" >>"$RUN/scan-$latency.fail"
@@ -306,10 +309,16 @@ if command -v mosquitto >/dev/null && command -v mosquitto_pub >/dev/null && com
     # of 5 still moved by ±0.1 between runs (0.88×–1.09× for one build), so even the short run takes
     # the median of 9 (a round of the three publishers is about a second).
     fleet_rounds="${BENCH_FLEET_ROUNDS:-$([ "$QUICK" = 1 ] && echo 9 || echo 15)}"
+    # The publishers take turns at going first: in a fixed order the first of a round was the
+    # slowest whatever it was (two builds swapped between runs: 244–263 ms first, 233–247 second,
+    # mosquitto_pub 225–229 third), which counted against nfctap in every ratio.
+    publishers=(nfctap)
+    [ -n "$BASELINE" ] && publishers+=(baseline)
+    publishers+=(pub)
     for round in $(seq 1 "$fleet_rounds"); do
-        fleet_round nfctap "$round"
-        [ -n "$BASELINE" ] && fleet_round baseline "$round"
-        fleet_round pub "$round"
+        for i in "${!publishers[@]}"; do
+            fleet_round "${publishers[$(( (i + round - 1) % ${#publishers[@]} ))]}" "$round"
+        done
     done
     stop_mosquitto >/dev/null 2>&1 || true
     BROKER_STARTED=""
@@ -318,7 +327,7 @@ if command -v mosquitto >/dev/null && command -v mosquitto_pub >/dev/null && com
     fleet_ms_pub="$(median "$RUN/pub-fleet.ms" 2>/dev/null || true)"
     station_rss="$(median "$RUN/nfctap-fleet.rss" 2>/dev/null || true)"
     echo "**C4. $STATIONS stations = $STATIONS processes, $RECORDS records each, into one private mosquitto on 127.0.0.1**"
-    echo "(time from starting the publishers until a QoS 1 subscriber has all $total records; $fleet_rounds rounds)."
+    echo "(time from starting the publishers until a QoS 1 subscriber has all $total records; $fleet_rounds rounds, the publishers taking turns at going first)."
     echo
     echo "| publisher per station | ms for all records | records/s (median) | peak RSS per process MiB | throughput vs mosquitto_pub | note |"
     echo "|---|---|---|---|---|---|"
