@@ -1,10 +1,12 @@
 import Foundation
+import TagEmulation
 import Testing
 
 /// The release link's start-up cuts (scripts/lib/release-build.sh, docs/architecture.md
 /// "Start-up") stay in place, checked on the binary itself rather than by timing it: packed
-/// relative relocations, no dynamic export of the static runtime's symbols, libstdc++ linked in,
-/// the start-up's functions placed first; and the package asks for the glibc those relocations need.
+/// relative relocations, no dynamic export of the static runtime's symbols, libstdc++ and libgcc
+/// linked in, the start-up's functions placed first; and the package asks for the glibc those
+/// relocations need. And the binary so linked still reads a tag through libnfc's own driver.
 @Suite struct ReleaseStartupTests {
     static var binary: String? { DebPackageLintianTests.releaseBinary }
 
@@ -17,6 +19,7 @@ import Testing
         let dynamic = try Self.readelf(["-d", "-W"])
         #expect(dynamic.contains("(RELR)"), "no DT_RELR: linked without -z pack-relative-relocs?\n\(dynamic)")
         #expect(!dynamic.contains("libstdc++"), "libstdc++ is linked in, not loaded\n\(dynamic)")
+        #expect(!dynamic.contains("libgcc_s"), "libgcc is linked in, not loaded (-static-libgcc)\n\(dynamic)")
         // Relative relocations are packed: what is left in .rela.dyn is symbol bindings (hundreds).
         if let count = dynamic.split(separator: "\n").first(where: { $0.contains("(RELACOUNT)") })?
             .split(separator: " ").last.flatMap({ Int($0) }) {
@@ -63,5 +66,32 @@ import Testing
             #expect(depends.contains("libc6 (>= 2.36)"), "\(depends)")
         }
         #expect(!depends.contains("libstdc++"), "\(depends)")
+        #expect(!depends.contains("libgcc-s1"), "\(depends)")
+    }
+
+    /// libgcc_s's constructor (`__cpu_indicator_init`, a dozen `cpuid`s, each a trip to the
+    /// hypervisor in a virtual machine) is what linking libgcc in saves: nothing in the binary may
+    /// bring it back from libgcc.a (a `__builtin_cpu_supports` would).
+    @Test(.enabled(if: binary != nil, "needs the release build: scripts/package-deb.sh makes .build-release/release/nfctap"))
+    func noCPUModelProbeAtStart() throws {
+        let symbols = try runProgram("/usr/bin/nm", ["--defined-only", Self.binary!]).stdout
+        #expect(!symbols.contains("__cpu_indicator_init"), "libgcc's CPU probe is linked in")
+        #expect(symbols.contains("_Unwind_RaiseException"), "the unwinder (libgcc_eh) is not linked in")
+    }
+
+    /// The binary the package ships, not only the debug build the other tests run, reads a tag
+    /// through libnfc's own pn532_uart driver (libnfc and libusb opened on first use by a binary
+    /// with the Swift runtime, libstdc++ and libgcc linked in).
+    @Test(.enabled(if: binary != nil && SystemEnvironment.available("libnfc"), "needs the release build and libnfc"))
+    func theReleaseBinaryReadsATagThroughLibNFC() throws {
+        let tag = try VirtualType2Tag(product: .ntag213, uid: ScanVectors.uid(0x9A), ndef: ScanVectors.uriMessage)
+        let emulator = PN532Emulator(tag: tag)
+        let path = try emulator.start()
+        defer { emulator.stop() }
+        let result = try runCLI(["scan", "--json", "--reader", "libnfc:pn532_uart:\(path)", "--timeout", "20"], executable: Self.binary!)
+        #expect(result.status == 0, "\(result.stderr)")
+        let read = try ScanJSON.decode(result.stdout)
+        #expect(read.uid == tag.uid.hexString)
+        #expect(read.records?.first?.uri == ScanVectors.uri, "\(result.stdout)")
     }
 }

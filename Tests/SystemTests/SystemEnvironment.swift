@@ -66,11 +66,12 @@ struct CLIResult {
 }
 
 /// Runs `nfctap args…` with optional stdin and extra environment, with a hard timeout so a
-/// hanging CLI fails the test instead of hanging it.
+/// hanging CLI fails the test instead of hanging it; `executable` runs another build of nfctap
+/// (the release binary the package ships).
 func runCLI(_ args: [String], stdin: Data? = nil, environment extra: [String: String] = [:],
-            timeout: TimeInterval = 60) throws -> CLIResult {
+            timeout: TimeInterval = 60, executable: String = SystemEnvironment.cliPath) throws -> CLIResult {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: SystemEnvironment.cliPath)
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = args
     var env = ProcessInfo.processInfo.environment
     for (k, v) in extra { env[k] = v }
