@@ -17,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // C libraries from Debian's -dev packages.
@@ -28,8 +29,9 @@ let package = Package(
         .target(name: "CLazyLibrary"),
         .target(name: "CPCSCLite", dependencies: ["CLazyLibrary"]),
         .target(name: "CLibNFC", dependencies: ["CLazyLibrary"]),
-        .target(name: "CSDBus", dependencies: ["CLazyLibrary"]),
-        .target(name: "CMosquitto", dependencies: ["CLazyLibrary"]),
+        // libsystemd (sd-bus, sd-id128) and libmosquitto are linked as usual, through pkg-config.
+        .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd"),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto"),
 
         // Thin typed wrappers: every C call of a library lives in one module.
         .target(name: "PCSC", dependencies: ["CPCSCLite"]),
@@ -57,7 +59,8 @@ let package = Package(
         .target(name: "DesktopIntegration", dependencies: ["ProcessSpawn"]),
 
         // Fleet: records of a JSONL file published to an MQTT broker, nothing lost (README "Fleet").
-        .target(name: "Fleet", dependencies: ["MQTT", "RecordOutput"]),
+        .target(name: "Fleet", dependencies: ["MQTT", "RecordOutput", "CSDBus",
+                                             .product(name: "SystemPackage", package: "swift-system")]),
 
         // Virtual tags, the vpcd card client and the PN532 emulator (tests, `demo`, `emulate`).
         .target(name: "TagEmulation", dependencies: ["ReaderCore", "NFCTags", "NDEF"]),
@@ -125,7 +128,7 @@ let package = Package(
         .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "ReaderCore", "NFCTags", "TagEmulation", "NDEF", "TestSupport"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["ReaderCore", "NFCReaders", "PCSC", "LibNFC", "NFCTags", "TagEmulation"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "ZebraPrinter", "SDBus"]),
-        .testTarget(name: "SDBusTests", dependencies: ["SDBus", "CSDBus", "CLazyLibrary"]),
+        .testTarget(name: "SDBusTests", dependencies: ["SDBus", "CSDBus"]),
         .testTarget(name: "ProcessSpawnTests", dependencies: ["ProcessSpawn"]),
         .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"]),
         .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"]),

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// The CA file of an mqtts URL (`--mqtt-ca`, the kiosk's `caFile`), checked at start so that a
 /// missing or garbage file is refused naming it, instead of a TLS error repeating for ever.
@@ -22,13 +23,7 @@ public enum CAFile {
         }
         guard st.st_size <= maxBytes else { throw FleetError.badCAFile(path: path, reason: "larger than 4 MiB: not a CA bundle") }
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { break }
-            count += n
-        }
+        let count = (try? bytes.withUnsafeMutableBytes { try FileDescriptor(rawValue: fd).read(fromAbsoluteOffset: 0, into: $0) }) ?? 0
         let text = String(decoding: bytes[..<count], as: UTF8.self)
         guard certificates(in: text) > 0 else {
             throw FleetError.badCAFile(path: path, reason: "no PEM certificate in it (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)")

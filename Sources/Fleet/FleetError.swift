@@ -2,7 +2,8 @@ import Foundation
 
 /// Why the forwarder cannot start or keep its position.
 public enum FleetError: Error, Equatable, CustomStringConvertible, Sendable {
-    case noMachineID([String])
+    /// `sd_id128_get_machine_app_specific` failed (its errno): no usable /etc/machine-id.
+    case noMachineID(errno: Int32)
     /// A system call on the record file or its position file failed.
     case io(operation: String, path: String, errno: Int32)
     /// The position file exists but is not one nfctap wrote.
@@ -18,8 +19,8 @@ public enum FleetError: Error, Equatable, CustomStringConvertible, Sendable {
 
     public var description: String {
         switch self {
-        case let .noMachineID(paths):
-            return "no machine id in \(paths.joined(separator: " or ")) (systemd-machine-id-setup creates one)"
+        case let .noMachineID(code):
+            return "no machine id in /etc/machine-id: \(String(cString: strerror(code))) (systemd-machine-id-setup creates one)"
         case let .io(operation, path, code):
             return "cannot \(operation) \(path): \(String(cString: strerror(code))) (errno \(code))"
         case let .badPosition(path, reason):

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// How far a record file has been published: the byte offset just past the last record the
 /// broker acknowledged (PUBACK), its line number, and the file it applies to. Kept next to the
@@ -41,13 +42,11 @@ public struct OutboxPosition: Codable, Equatable, Sendable {
         defer { close(fd) }
         guard info.st_size <= 4096 else { throw FleetError.badPosition(path: path, reason: "larger than 4 KiB") }
         var bytes = [UInt8](repeating: 0, count: 4097)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + count, $0.count - count, off_t(count)) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { throw FleetError.io(operation: "read", path: path, errno: errno) }
-            if n == 0 { break }
-            count += n
+        let count: Int
+        do {
+            count = try bytes.withUnsafeMutableBytes { try FileDescriptor(rawValue: fd).read(fromAbsoluteOffset: 0, into: $0) }
+        } catch {
+            throw FleetError.io(operation: "read", path: path, errno: (error as? Errno)?.rawValue ?? EIO)
         }
         guard count <= 4096 else { throw FleetError.badPosition(path: path, reason: "larger than 4 KiB") }
         let position: OutboxPosition
@@ -86,15 +85,7 @@ public struct OutboxPosition: Codable, Equatable, Sendable {
         guard let (fd, _) = try SafeFile.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL) else {
             throw FleetError.io(operation: "create", path: temporary, errno: ENOENT)
         }
-        var ok = data.withUnsafeBytes { raw -> Bool in
-            var done = 0
-            while done < raw.count {
-                let n = write(fd, raw.baseAddress! + done, raw.count - done)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                done += n
-            }
-            return true
-        }
+        var ok = (try? FileDescriptor(rawValue: fd).writeAll(data)) != nil
         if ok, fsync(fd) != 0 { ok = false }
         let code = errno
         close(fd)

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// One record read from the outbox: its bytes (without the newline) and the offset just past it.
 public struct OutboxRecord {
@@ -51,6 +52,9 @@ public final class OutboxReader {
 
     deinit { close(descriptor) }
 
+    /// `descriptor` for swift-system's reads (EINTR retried there).
+    private var file: FileDescriptor { FileDescriptor(rawValue: descriptor) }
+
     /// The file's size now (confirmed or not).
     public var size: UInt64 {
         var st = stat()
@@ -79,7 +83,7 @@ public final class OutboxReader {
     /// A hash of the first `min(256, length)` bytes (`OutboxPosition.head`).
     public func head(within length: UInt64) -> String {
         var bytes = [UInt8](repeating: 0, count: Int(min(256, length)))
-        let n = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        let n = (try? bytes.withUnsafeMutableBytes { try file.read(fromAbsoluteOffset: 0, into: $0) }) ?? 0
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes.prefix(max(0, n)) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return String(hash, radix: 16) + ":" + String(max(0, n))
@@ -134,10 +138,11 @@ public final class OutboxReader {
                 guard refreshConfirmed(), confirmed > fileOffset else { return giveUp() }
             }
             var chunk = [UInt8](repeating: 0, count: Int(min(UInt64(64 * 1024), confirmed - fileOffset)))
-            let n = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(fileOffset)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FleetError.io(operation: "read", path: path, errno: errno)
+            let n: Int
+            do {
+                n = try chunk.withUnsafeMutableBytes { try file.read(fromAbsoluteOffset: Int64(fileOffset), into: $0) }
+            } catch {
+                throw FleetError.io(operation: "read", path: path, errno: (error as? Errno)?.rawValue ?? EIO)
             }
             if n == 0 { return giveUp() }
             buffer += chunk[..<n]

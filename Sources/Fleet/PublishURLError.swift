@@ -8,6 +8,8 @@ public enum PublishURLError: Error, Equatable, CustomStringConvertible, Sendable
     case badCharacters(String)
     /// The URL reads two ways (a raw "/" in a password, or an "@" in the topic).
     case ambiguous
+    /// A raw '@' or ':' in the user name or password.
+    case unencodedUserinfo
     /// Longer than `PublishURL.maxLength`.
     case tooLong(Int)
 
@@ -25,6 +27,8 @@ public enum PublishURLError: Error, Equatable, CustomStringConvertible, Sendable
             return "bad topic \"\(topic)\": \(reason)"
         case .ambiguous:
             return "the URL reads two ways (a raw '/' in the password, or an '@' in the topic): percent-encode them (%2F, %40), or put the password in NFCTAP_MQTT_PASSWORD"
+        case .unencodedUserinfo:
+            return "the URL's user name or password holds a raw '@', ':' or '/': percent-encode them (%40, %3A, %2F), or put the password in NFCTAP_MQTT_PASSWORD"
         case let .tooLong(length):
             return "the URL is \(length) bytes, over the \(PublishURL.maxLength)-byte limit"
         case let .badCharacters(part):

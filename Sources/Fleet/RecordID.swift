@@ -1,3 +1,4 @@
+import Foundation
 import RecordOutput
 
 /// The stable id of one record: `<station-id>-<file-id>-<seq>`, where station-id is `StationIdentity.stationID` (never the raw
@@ -17,14 +18,15 @@ public enum RecordID {
     }
 
     /// The message for one JSONL record: the record's JSON object with `"recordId"` first.
-    /// A line that is not a JSON object (never written by nfctap) is wrapped as
+    /// Whether the line is one is `JSONSerialization`'s verdict (which, in swift-corelibs-foundation,
+    /// also takes a trailing comma). A line that is not a JSON object (never written by nfctap) is wrapped as
     /// `{"recordId": …, "invalidRecord": "<the line>"}` rather than dropped.
     public static func payload(record line: ArraySlice<UInt8>, id: String) -> [UInt8] {
         var body = line
         while let last = body.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: " ") { body = body.dropLast() }
         while let first = body.first, first == UInt8(ascii: " ") { body = body.dropFirst() }
         let idField = Array("\"recordId\":\"\(id)\"".utf8)
-        if body.first == UInt8(ascii: "{"), body.last == UInt8(ascii: "}"), JSONObjectSyntax.isObject(body) {
+        if body.first == UInt8(ascii: "{"), body.last == UInt8(ascii: "}"), (try? JSONSerialization.jsonObject(with: Data(body))) is [String: Any] {
             var inner = body.dropFirst().dropLast()
             while let first = inner.first, first == UInt8(ascii: " ") { inner = inner.dropFirst() }
             var out: [UInt8] = [UInt8(ascii: "{")] + idField

@@ -1,8 +1,7 @@
 import CMosquitto
 import Glibc
 
-/// An MQTT operation that failed, with a libmosquitto `MOSQ_ERR_*` code kept for logs and tests
-/// (the native client of plain connections reports its failures in the same codes).
+/// An MQTT operation that failed, with libmosquitto's `MOSQ_ERR_*` code kept for logs and tests.
 public struct MQTTError: Error, Equatable, CustomStringConvertible, Sendable {
     /// What the code means, grouped the way callers react to it.
     public enum Kind: Equatable, Sendable {
@@ -57,27 +56,17 @@ public struct MQTTError: Error, Equatable, CustomStringConvertible, Sendable {
                   systemErrno: code == MOSQ_ERR_ERRNO.rawValue ? errno : nil, detail: detail)
     }
 
-    /// The broker sent something MQTT 3.1.1 does not allow (MOSQ_ERR_PROTOCOL): the connection ends.
-    static func protocolViolation(_ what: String) -> MQTTError {
-        MQTTError(code: MOSQ_ERR_PROTOCOL.rawValue, operation: "read", detail: "the broker sent \(what)")
-    }
-
-    /// A caller's argument MQTT cannot carry (MOSQ_ERR_INVAL).
-    static func invalidArgument(_ what: String) -> MQTTError {
-        MQTTError(code: MOSQ_ERR_INVAL.rawValue, operation: "encode", detail: what)
-    }
-
     /// A CONNACK return code other than 0.
     public static func refused(connack code: Int32) -> MQTTError {
         MQTTError(kind: .refused, code: code, operation: "CONNACK")
     }
 
-    /// The texts are the project's own (MQTTErrorText), so describing an error never loads libmosquitto.
+    /// libmosquitto's texts: `mosquitto_connack_string`, `mosquitto_strerror`.
     public var description: String {
         if kind == .refused, operation == "CONNACK" {
-            return "broker refused the connection: \(MQTTErrorText.connack(code)) (CONNACK \(code))"
+            return "broker refused the connection: \(String(cString: mosquitto_connack_string(code))) (CONNACK \(code))"
         }
-        var text = "\(operation): \(MQTTErrorText.error(code)) (MOSQ_ERR \(code))"
+        var text = "\(operation): \(String(cString: mosquitto_strerror(code))) (MOSQ_ERR \(code))"
         if let systemErrno { text += ": \(String(cString: strerror(systemErrno)))" }
         if let detail { text += ": \(detail)" }
         return text

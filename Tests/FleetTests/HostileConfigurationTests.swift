@@ -5,10 +5,10 @@ import Testing
 /// URLs and settings as an operator (or an attacker with the configuration) may write them:
 /// secrets with `/`, `@`, `:`, broker-owned topics, huge names, garbage CA files.
 @Suite struct HostileConfigurationTests {
-    @Test("passwords with raw '/', '@', ':' (base64 secrets) and percent-escapes are parsed right", arguments: [
-        ("mqtt://bench:aB3/x+9Q==@broker.example/t/taps", "bench", "aB3/x+9Q=="),
-        ("mqtt://bench:a/b/c@broker.example:1884/t/taps", "bench", "a/b/c"),
-        ("mqtt://bench:p@ss:w/rd@broker.example/t/taps", "bench", "p@ss:w/rd"),
+    @Test("passwords with percent-encoded '/', '@', ':' (base64 secrets) are decoded as RFC 3986 says", arguments: [
+        ("mqtt://bench:aB3%2Fx+9Q==@broker.example/t/taps", "bench", "aB3/x+9Q=="),
+        ("mqtt://bench:a%2Fb%2Fc@broker.example:1884/t/taps", "bench", "a/b/c"),
+        ("mqtt://bench:p%40ss%3Aw%2Frd@broker.example/t/taps", "bench", "p@ss:w/rd"),
         ("mqtt://bench:p%2Fq%40r%3As@broker.example/t/taps", "bench", "p/q@r:s"),
         ("mqtts://b%40x:%20sp%25@[::1]:8884/t/taps", "b@x", " sp%"),
     ])
@@ -21,6 +21,21 @@ import Testing
         let redact = Redactor(url: url)
         #expect(redact("failed: \(text) \(password)") == "failed: " + redact(text) + " ***")
         #expect(!redact(text).contains(password))
+    }
+
+    @Test("raw '/', '@', ':' in a password are refused, saying how to encode them, never echoing the password", arguments: [
+        "mqtt://bench:aB3/x+9Q==@broker.example/t/taps", "mqtt://bench:a/b/c@broker.example:1884/t/taps",
+        "mqtt://bench:pS3c@etX@broker.example/t/taps", "mqtt://bench:pS3c:etX@broker.example/t/taps",
+    ])
+    func rawSecretsRefused(text: String) {
+        do {
+            _ = try PublishURL.parse(text)
+            Issue.record("accepted \(text)")
+        } catch {
+            let message = "\(error)"
+            #expect(message.contains("percent-encode") && message.contains("%2F") && message.contains("%40"), "\(message)")
+            for piece in ["aB3", "x+9Q", "a/b", "S3c", "etX"] { #expect(!message.contains(piece), "\(message)") }
+        }
     }
 
     @Test("a URL that reads two ways is refused, and no error shows any piece of the password")

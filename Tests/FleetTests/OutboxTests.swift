@@ -127,12 +127,46 @@ final class TemporaryDirectory {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])
         #expect(object["recordId"] as? String == "i" && object["invalidRecord"] as? String == "seq,uid\u{1}")
     }
+}
 
-    @Test func machineIDFromFile() throws {
-        let dir = TemporaryDirectory()
-        let good = dir.write("machine-id", "3D1219C7C4C5404AAA1F6D2A48ADFDA4\n")
-        let bad = dir.write("bad", "short\n")
-        #expect(try StationIdentity.machineID(paths: [bad, good]) == "3d1219c7c4c5404aaa1f6d2a48adfda4")
-        #expect(throws: FleetError.self) { try StationIdentity.machineID(paths: [bad, dir.path + "/none"]) }
+/// The record's own bytes go out with `"recordId"` put first inside its object; anything
+/// JSONSerialization does not read as one object is wrapped, so every payload parses.
+@Suite struct RecordPayloadTests {
+    static let objects = [
+        "{}", " { } ", "{\"a\":1}", "{\"a\":[1,2,{\"b\":null}],\"c\":true,\"d\":false}",
+        "{\"n\":-0.5e+10,\"m\":0,\"o\":1E-2,\"p\":123456789012}", "{\"s\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\"}",
+        "{\"pair\":\"\\ud83d\\ude00\"}", "{\"utf8\":\"é☃😀\"}", "{\"a\":1,\"a\":2}",
+        "{\"seq\":1,\"time\":\"2026-11-25T03:00:00.000Z\",\"uid\":\"04A1B2C3D4E5\",\"summary\":\"https://example.com/a\"}",
+    ]
+    static let notObjects = [
+        "", "[]", "1", "\"x\"", "{", "}", "{\"a\"}", "{\"a\":}", "{,}", "{a:1}", "{'a':1}",
+        "{\"a\":01}", "{\"a\":1.}", "{\"a\":.5}", "{\"a\":+1}", "{\"a\":tru}", "{\"a\":True}",
+        "{\"a\":\"\u{1}\"}", "{\"a\":\"\\x\"}", "{\"a\":\"\\ud800\"}", "{\"a\":\"open}", "{\"a\":1}x", "{\"a\":NaN}",
+    ]
+
+    @Test("every payload is one JSON object carrying the record id; objects keep their bytes")
+    func payloadsParse() throws {
+        for text in Self.objects + Self.notObjects {
+            let payload = RecordID.payload(record: Array(text.utf8)[...], id: "s-f-1")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any], "\(text)")
+            #expect(object["recordId"] as? String == "s-f-1")
+            if Self.objects.contains(text) {
+                #expect(object["invalidRecord"] == nil, "\(text)")
+                let inner = text.trimmingCharacters(in: .whitespaces).dropFirst().dropLast().trimmingCharacters(in: .whitespaces)
+                #expect(String(decoding: payload, as: UTF8.self) == "{\"recordId\":\"s-f-1\"" + (inner.isEmpty ? "" : ",") + inner + "}")
+            } else {
+                #expect(object["invalidRecord"] as? String == text, "\(text)")
+            }
+        }
+    }
+
+    @Test("bytes that are not UTF-8 and deep nesting are wrapped, never a crash")
+    func hostileLines() throws {
+        let deep = "{\"a\":" + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"
+        for line in [[0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D], Array(deep.utf8)] as [[UInt8]] {
+            let payload = RecordID.payload(record: line[...], id: "i")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])
+            #expect(object["recordId"] as? String == "i" && object["invalidRecord"] != nil)
+        }
     }
 }

@@ -3,9 +3,10 @@ import Testing
 
 @Suite struct PublishURLTests {
     @Test func parsesEveryPart() throws {
-        let url = try PublishURL.parse("mqtts://bench%2D1:p%40ss:w@broker.example:8884/nfctap/site-a/bench-1/taps")
+        let url = try PublishURL.parse("mqtts://bench%2D1:p%40ss%3Aw@broker.example:8884/nfctap/site-a/bench-1/taps")
         #expect(url == PublishURL(secure: true, host: "broker.example", port: 8884, username: "bench-1",
                                   password: "p@ss:w", topic: "nfctap/site-a/bench-1/taps"))
+        #expect(try PublishURL.parse("MQTT://u@b/t").username == "u" && PublishURL.parse("ssl://b/t").port == 8883)
     }
 
     @Test func defaultPortsAndIPv6() throws {
@@ -33,6 +34,10 @@ import Testing
         ("mqtt://bro ker/t", PublishURLError.badCharacters("host")),
         ("mqtt://broker/a%zz", PublishURLError.badCharacters("topic")),
         ("mqtt://broker/a%00b", PublishURLError.badCharacters("topic")),
+        ("mqtt://broker/t?retain=1", PublishURLError.badTopic("t", reason: "query strings are not supported")),
+        ("mqtt://u:p@ss@broker/t", PublishURLError.unencodedUserinfo),
+        ("mqtt://u:p:ss@broker/t", PublishURLError.unencodedUserinfo),
+        ("mqtt://u:pa/ss@broker/t", PublishURLError.ambiguous),
     ])
     func refuses(text: String, expected: PublishURLError) {
         #expect(throws: expected) { try PublishURL.parse(text) }

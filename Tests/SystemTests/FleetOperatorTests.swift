@@ -76,14 +76,17 @@ struct FleetOperatorTests {
         print(String(format: "fleet silent DNS: %@ ended %.2f s after SIGTERM", command, seconds))
     }
 
-    @Test("a base64 password with '/', '+', '=' reaches the broker parsed right and never appears in any output")
+    @Test("a base64 password with '/', '+', '=' reaches the broker percent-encoded and never appears in any output; raw, it is refused")
     func hostileSecretNeverShown() throws {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let topic = topic("secret")
         let file = write("taps.jsonl", "{\"seq\":1}\n")
+        // Raw '/', '@' and ':' in the password: refused, saying how to encode them, the secret not shown.
+        let raw = try runCLI(["fleet", "forward", file, "--publish", "mqtt://station-7:Zm9v/YmFy+YmF6@cXV4:==@127.0.0.1:\(TestBroker.port)/\(topic)"])
+        #expect(raw.status != 0 && raw.stderr.contains("percent-encode"), "\(raw.stderr)")
         let consumer = try startConsumer(topic: topic)
         defer { consumer.stop() }
-        let secret = "Zm9v/YmFy+YmF6@cXV4:=="
+        let secret = "Zm9v%2FYmFy+YmF6%40cXV4%3A=="  // Zm9v/YmFy+YmF6@cXV4:== as RFC 3986 writes it
         let forward = try startForward(file: file, url: "mqtt://station-7:\(secret)@127.0.0.1:\(TestBroker.port)/\(topic)")
         #expect(LineProcess.waitUntil(20) { consumer.lines.count >= 1 }, "\(forward.stderr)")
         // logrotate's postrotate SIGHUP does not kill it: it goes on publishing.
@@ -101,7 +104,7 @@ struct FleetOperatorTests {
         let refused = try startForward(file: file, url: "mqtt://station-7:\(secret)@127.0.0.1:1/\(topic)")
         #expect(LineProcess.waitUntil(10) { refused.stderr.contains("cannot connect") })
         refused.stop()
-        for text in [forward.stderr, refused.stderr, consumer.lines.joined()] {
+        for text in [raw.stdout + raw.stderr, forward.stderr, refused.stderr, consumer.lines.joined()] {
             for piece in ["Zm9v", "YmFy", "YmF6", "cXV4"] { #expect(!text.contains(piece), "\(piece) in \(text)") }
         }
     }

@@ -1,2 +1,0 @@
-// sd-bus from libsystemd: only the SDBus module imports it (BlueZ, desktop notifications, portals).
-#include <systemd/sd-bus.h>
