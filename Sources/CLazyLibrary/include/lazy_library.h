@@ -1,7 +1,6 @@
-// Shared libraries opened on first use instead of at process start (docs/architecture.md,
-// "Start-up"): libsystemd (sd-bus) and libmosquitto pull in eight more libraries (libgcrypt,
-// OpenSSL, compression) whose loading and relocation cost every nfctap command about 7 M
-// instructions and 3 MiB of memory, although only the D-Bus and MQTT paths use them.
+// Shared libraries opened on first use instead of at process start: libsystemd (sd-bus) and
+// libmosquitto. (libpcsclite and libnfc are linked; this target goes once CSDBus and CMosquitto
+// link their libraries too.)
 //
 // CSDBus and CMosquitto define each function the Swift wrappers call, with the library's own
 // prototype, as a forwarder: the first call opens the library (RTLD_LOCAL: its symbols never
@@ -16,10 +15,8 @@ typedef struct nfctap_lazy_library {
     const char *soname;   // e.g. "libsystemd.so.0"
     void *handle;         // set once by nfctap_lazy_symbol
     int state;            // 0 not tried, 1 open, -1 failed (guarded by the lock in the .c)
-    // 1: open with RTLD_DEEPBIND (the library's own look-ups search its own dependencies first:
-    // cheaper for OpenSSL's thousands of relocations). 0 for libraries whose system calls must stay
-    // interposable by LD_PRELOAD: libnfc's libusb under umockdev (the real-driver tests) or any
-    // preloaded USB tool a user runs; DEEPBIND would bind them to libc's open/ioctl directly.
+    // Unused: RTLD_DEEPBIND is no longer asked for (the field stays for the initialisers of
+    // CSDBus and CMosquitto until they stop using this target).
     int deep_bind;
 } nfctap_lazy_library;
 
