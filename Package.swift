@@ -21,14 +21,14 @@ let package = Package(
     ],
     targets: [
         // C libraries from Debian's -dev packages.
-        // pcsc-lite (libpcsclite-dev), libnfc (libnfc-dev), sd-bus (libsystemd-dev) and
-        // libmosquitto (libmosquitto-dev) are opened on first use, not linked: C targets define the
-        // functions the wrappers call as forwarders (CLazyLibrary), so a command loads only the
-        // libraries it uses. The headers come from /usr/include (pcsc-lite's through the forwarding
-        // headers in Sources/CPCSCLite/include: its .pc adds `-pthread`, a flag SwiftPM refuses).
-        .target(name: "CLazyLibrary"),
-        .target(name: "CPCSCLite", dependencies: ["CLazyLibrary"]),
-        .target(name: "CLibNFC", dependencies: ["CLazyLibrary"]),
+        // pcsc-lite (libpcsclite-dev) is a C target, not a pkg-config system library: its .pc adds
+        // `-pthread`, a flag SwiftPM refuses with a warning on every build (Sources/CPCSCLite/include
+        // forwards the includes its headers make to /usr/include/PCSC).
+        .target(name: "CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
+        // No pkgConfig for libnfc: Debian's libnfc.pc lists libusb under Requires (not .private), so
+        // nfctap would link libusb-0.1 without using a symbol of it; the headers are in /usr/include
+        // and the module map links libnfc.
+        .systemLibrary(name: "CLibNFC", providers: [.apt(["libnfc-dev"])]),
         // libsystemd (sd-bus, sd-id128) and libmosquitto are linked as usual, through pkg-config.
         .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd"),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto"),
@@ -133,8 +133,6 @@ let package = Package(
         .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"]),
         .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "CMosquitto", "TestSupport"]),
-        // The CLI's own argument reading (the fast path of `scan` and `fleet forward`) against swift-argument-parser.
-        .testTarget(name: "NFCTapCLITests", dependencies: ["nfctap", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT", "RecordOutput", "TestSupport"]),
         // The application's logic without daemons: kiosk configuration and log, inventory output, agent taps, soak verdicts.
         .testTarget(name: "NFCTapKitTests", dependencies: ["NFCTapKit", "CoreNFCLinux", "ReaderCore", "NDEF", "DesktopIntegration",

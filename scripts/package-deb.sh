@@ -23,7 +23,7 @@
 #   bash, zsh and fish completions                  (generated: nfctap --generate-completion-script)
 #   /usr/share/doc/nfctap/{README.md,docs/,examples/kiosk.json,copyright,changelog.gz}
 # No modprobe blacklist: libnfc6, a dependency, ships /etc/modprobe.d/blacklist-libnfc.conf with
-# the same three modules (named in Depends below, always).
+# the same three modules (the build fails if libnfc6 ever stops being a dependency).
 # Nothing goes to /etc, so removing the package removes every file it brought. The maintainer
 # scripts (packaging/deb/) make the user with systemd-sysusers, reload udev and systemd where they
 # run, stop the kiosk on removal and restart a running kiosk after an upgrade (deb-systemd-invoke).
@@ -119,13 +119,15 @@ shlibs="$(cd "$work/src" && dpkg-shlibdeps -O --ignore-missing-info -e"$root/usr
 if readelf -V "$root/usr/bin/nfctap" | grep -q GLIBC_ABI_DT_RELR; then
     shlibs="$(printf '%s' "$shlibs" | sed -E 's/libc6 \(>= 2\.([0-9]|[12][0-9]|3[0-5])(\.[0-9]+)?\)/libc6 (>= 2.36)/')"
 fi
+case "$shlibs" in
+    *libnfc6*) ;;
+    *) log "package-deb: libnfc6 is no longer a dependency, so its module blacklist is not installed: ship one"; exit 1 ;;
+esac
 # systemd-sysusers makes the user (postinst); deb-systemd-helper/-invoke are in the essential
 # init-system-helpers.
-# libnfc, pcsc-lite's client library, libsystemd (sd-bus) and libmosquitto are opened on first use
-# (dlopen, CLazyLibrary), so dpkg-shlibdeps cannot see them: named here, at the versions
-# dpkg-shlibdeps gave when they were linked, or whose functions nfctap calls. libnfc6 also brings
-# the kernel-module blacklist the package relies on (udev/).
-depends="$shlibs, libnfc6 (>= 1.7.0~rc7), libpcsclite1 (>= 1.3.3), libmosquitto1 (>= 1.6), libsystemd0 (>= 246), pcscd, systemd | systemd-standalone-sysusers | systemd-sysusers"
+# Every library the binary calls is linked, so dpkg-shlibdeps names them all (libsystemd0,
+# libmosquitto1, libpcsclite1, libnfc6).
+depends="$shlibs, pcscd, systemd | systemd-standalone-sysusers | systemd-sysusers"
 
 find "$root" -type d -exec chmod 755 {} +
 find "$root" -type f ! -path "$root/usr/bin/*" -exec chmod 644 {} +

@@ -36,10 +36,6 @@ public final class LibNFCContext: Sendable {
         }
     }
 
-    /// Whether libnfc.so.6 can be loaded (it is opened on first use): without it `init` throws
-    /// `.software` and no device opens.
-    public static var libraryLoads: Bool { nfctap_libnfc_loadable() != 0 }
-
     /// Contexts alive in this process.
     private static let live = Mutex(0)
 

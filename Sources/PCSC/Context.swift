@@ -23,11 +23,6 @@ public final class Context: Sendable {
         _ = SCardReleaseContext(handle)
     }
 
-    /// Whether pcsc-lite's client library (libpcsclite.so.1, opened on first use) can be loaded:
-    /// without it every call answers `SCARD_E_NO_SERVICE`, which then does not mean that pcscd
-    /// is down.
-    public static var libraryLoads: Bool { nfctap_pcsclite_loadable() != 0 }
-
     /// Wraps SCardIsValidContext: false once pcscd has gone away or the context was released.
     public var isValid: Bool {
         SCardIsValidContext(handle) == 0

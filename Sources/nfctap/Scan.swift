@@ -47,30 +47,11 @@ struct Scan: AsyncParsableCommand {
     @Flag(help: "Read every tag presented until Ctrl-C or --timeout.")
     var multi = false
 
-    /// What this command runs, as the fast path would fill it.
-    var request: ScanRequest {
-        ScanRequest(reader: readerOptions.choice, timeout: timeout, json: json, multi: multi)
-    }
-
-    func validate() throws { try request.validate() }
-
-    func run() async throws { try await request.run() }
-}
-
-/// One `scan` as plain values: run by `Scan`, and by the fast path without making the command
-/// struct (`FastArguments`).
-struct ScanRequest: Equatable, Sendable {
-    var reader = ReaderChoice()
-    var timeout: Double = 60
-    var json = false
-    var multi = false
-
-    /// The command's own checks (the reader options have theirs: `ReaderChoice.validate`).
     func validate() throws {
         guard timeout.isFinite, timeout >= 0 else { throw ValidationError("--timeout must be 0 (no limit) or a positive number of seconds") }
     }
 
     func run() async throws {
-        try await ScanRun(json: json, multi: multi, timeout: timeout, readers: reader.desk).run()
+        try await ScanRun(json: json, multi: multi, timeout: timeout, readers: readerOptions.desk).run()
     }
 }

@@ -339,8 +339,7 @@ struct RealDriverTests {
 
     // MARK: - libnfc's USB drivers
 
-    /// `scan` opens its libnfc device while it starts (LibNFCOpenAhead) and the session takes that
-    /// device: through libnfc's own USB driver the device is opened once, as `nfc-list` opens it
+    /// Through libnfc's own USB driver `scan` opens the device once, as `nfc-list` opens it
     /// (pn53x_usb's open sends GetFirmwareVersion a fixed number of times), and closed at the end
     /// (its last command the one `nfc-list`'s nfc_close ends with).
     @Test("SCL3711 through libnfc's pn53x_usb: scan reads the tag through raw PN533 frames, opening the device once")

@@ -14,12 +14,10 @@ NFCTAP_RELEASE_FLAGS=(
     -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
     # No NEEDED entry for a library none of whose symbols is used.
     -Xlinker --as-needed
-    # Start-up (docs/architecture.md "Start-up"): the toolchain's lld instead of gold, so that the
-    # 84,000 relative relocations of the position-independent binary are packed (DT_RELR, glibc
-    # 2.36+) instead of 2 MB of RELA entries; and no dynamic export of the 33,000 symbols the
-    # static Swift runtime's link arguments export (-export-dynamic), which nothing loads by name
-    # and which made the dynamic loader's and dladdr's work larger. Measured together: start-up
-    # 4.8 → 4.0 ms of CPU, peak RSS of `--version` 14.8 → 12.2 MiB.
+    # The toolchain's lld instead of gold, so that the 84,000 relative relocations of the
+    # position-independent binary are packed (DT_RELR, glibc 2.36+) instead of 2 MB of RELA
+    # entries; and no dynamic export of the 33,000 symbols the static Swift runtime's link
+    # arguments export (-export-dynamic), which nothing loads by name.
     -Xswiftc -use-ld=lld
     -Xlinker -z -Xlinker pack-relative-relocs
     -Xlinker --no-export-dynamic
@@ -29,26 +27,11 @@ NFCTAP_RELEASE_FLAGS=(
     -Xswiftc -file-prefix-map -Xswiftc "$PWD=."
     # libstdc++ linked in too (the Swift runtime and ICU are the process's only C++): the
     # toolchain's link arguments name -lstdc++, and this directory, searched first, holds only the
-    # static archive. Saves loading and relocating the whole shared library: start-up 3.6 → 3.3 ms
-    # of CPU, 2 MiB less peak RSS (docs/architecture.md "Start-up"; licence in packaging/deb/copyright).
+    # static archive (licence in packaging/deb/copyright).
     -Xlinker -L -Xlinker "$PWD/$NFCTAP_RELEASE_SCRATCH/static-libstdcxx"
-    # And GCC's own runtime (libgcc, the unwinder libgcc_eh) instead of libgcc_s.so.1: one library
-    # less to load and relocate, and no __cpu_indicator_init, libgcc_s's constructor, whose dozen
-    # cpuid instructions each trap to the hypervisor in a virtual machine. exec → main 0.15–0.3 ms
-    # sooner for every command (docs/architecture.md "Start-up"; licence in packaging/deb/copyright).
+    # And GCC's own runtime (libgcc, the unwinder libgcc_eh) instead of libgcc_s.so.1 (licence in
+    # packaging/deb/copyright).
     -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
-    # The functions that start the binary and run `scan` and `fleet forward` placed together at
-    # the start of the code, in the order they first run (packaging/symbol-order.txt, made by
-    # scripts/symbol-order.sh): the kernel maps 64 KiB of code around every page a fault touches,
-    # so scattered start-up code made most of the 17 MB resident. Peak RSS of `scan` 15.0 → 10.7 MiB.
-    -Xlinker --symbol-ordering-file="$PWD/packaging/symbol-order.txt" -Xlinker --no-warn-symbol-ordering
-    # Each Swift function in a section of its own, so that the order above moves that function
-    # alone: without it swiftc puts most of a file's functions in one .text section, and placing
-    # one of them placed all (the ordered functions sat among 6.6 MiB of others). With the order
-    # regrouped, peak RSS of a station 14.2 → 12.2 MiB, of `scan` 13.8 → 11.4 MiB
-    # (docs/architecture.md "Start-up"). Objects made without it are rebuilt
-    # (release_objects_follow_flags: the driver does not recompile for this flag alone).
-    -Xswiftc -Xfrontend -Xswiftc -function-sections
 )
 
 # The directory of the -L above: a link to the compiler's libstdc++.a (libstdc++-12-dev).
@@ -63,17 +46,12 @@ release_static_libstdcxx() {
 release_build() {
     release_static_libstdcxx || return 1
     release_objects_follow_flags
-    # SwiftPM does not know the order file is an input of the link: a binary older than the
-    # list is removed, so that it is linked again in the list's order.
-    local binary
-    binary="$NFCTAP_RELEASE_SCRATCH/release/$1"
-    if [ -f "$binary" ] && [ packaging/symbol-order.txt -nt "$binary" ]; then rm -f "$binary"; fi
     swift build "${NFCTAP_RELEASE_FLAGS[@]}" --scratch-path "$NFCTAP_RELEASE_SCRATCH" --product "$1" >&2
 }
 
-# The objects of a build made with other flags are removed first: the Swift driver rebuilt
-# nothing for a changed -Xfrontend flag (-function-sections above), so the binary kept objects the
-# flags no longer describe. The flags are kept in a stamp file beside the build.
+# The objects of a build made with other flags are removed first: the Swift driver does not
+# rebuild for every changed flag (an -Xfrontend flag), so the binary would keep objects the flags
+# no longer describe. The flags are kept in a stamp file beside the build.
 release_objects_follow_flags() {
     local stamp="$NFCTAP_RELEASE_SCRATCH/release-flags.txt" flags
     flags="$(printf '%s\n' "${NFCTAP_RELEASE_FLAGS[@]}")"

@@ -5,11 +5,10 @@
 
 // Swift does not import macros that are casts or address-of expressions; these mirror them.
 
-/// SCARD_PCI_T0 / SCARD_PCI_T1 / SCARD_PCI_RAW: the same values as pcsc-lite's `&g_rgSCardT0Pci`
-/// ..., held in this module (pcsclite_forwarders.c: the library is opened on first use).
-const SCARD_IO_REQUEST *nfctap_pci_t0(void);
-const SCARD_IO_REQUEST *nfctap_pci_t1(void);
-const SCARD_IO_REQUEST *nfctap_pci_raw(void);
+/// SCARD_PCI_T0 / SCARD_PCI_T1 / SCARD_PCI_RAW (`&g_rgSCardT0Pci` ..., data of libpcsclite).
+static inline const SCARD_IO_REQUEST *nfctap_pci_t0(void) { return SCARD_PCI_T0; }
+static inline const SCARD_IO_REQUEST *nfctap_pci_t1(void) { return SCARD_PCI_T1; }
+static inline const SCARD_IO_REQUEST *nfctap_pci_raw(void) { return SCARD_PCI_RAW; }
 
 /// SCARD_CTL_CODE(code) from reader.h.
 static inline DWORD nfctap_scard_ctl_code(DWORD code) { return SCARD_CTL_CODE(code); }
@@ -22,6 +21,3 @@ static inline DWORD nfctap_autoallocate(void) { return SCARD_AUTOALLOCATE; }
 
 /// MAX_BUFFER_SIZE_EXTENDED: the largest extended-APDU reply (64 KiB + header + SW).
 static inline DWORD nfctap_max_buffer_size_extended(void) { return MAX_BUFFER_SIZE_EXTENDED; }
-
-/// Whether libpcsclite.so.1 can be opened (opening it on the first call; pcsclite_forwarders.c).
-int nfctap_pcsclite_loadable(void);

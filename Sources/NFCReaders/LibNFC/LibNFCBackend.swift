@@ -82,20 +82,16 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
     /// The connstrings to use now (configured, or scanned by libnfc).
     /// - Throws: `ReaderError.serviceUnavailable` when libnfc cannot start.
     func connstrings() throws(ReaderError) -> [String] {
-        if let explicitDevices { return explicitDevices }
         let config = try? String(contentsOfFile: configPath, encoding: .utf8)
-        if let configured = LibNFCDeviceList.configured(explicit: nil, environment: environment, configText: config) {
+        if let configured = LibNFCDeviceList.configured(explicit: explicitDevices, environment: environment, configText: config) {
             return configured
         }
         do throws(LibNFCError) {
             return try sharedContext().listDevices()
         } catch {
-            throw ReaderError.serviceUnavailable(hint: LibNFCContext.libraryLoads ? "libnfc could not start: \(error)" : Self.libraryHint)
+            throw ReaderError.serviceUnavailable(hint: "libnfc could not start: \(error)")
         }
     }
-
-    /// The message when libnfc itself cannot be loaded (it is opened on first use).
-    static let libraryHint = "libnfc.so.6 could not be loaded, so libnfc devices cannot be used: " + AdminCommand.install("libnfc6")
 
     func slot(for connstring: String) -> LibNFCReaderSlot {
         devices.withLock { devices in
@@ -116,10 +112,7 @@ public final class LibNFCBackend: ReaderBackend, Sendable {
     /// The devices that can be opened now (opening them if needed; they stay open).
     /// - Throws: `ReaderError.serviceUnavailable` when libnfc cannot start.
     public func listReaders() throws(ReaderError) -> [ReaderInfo] {
-        let connstrings = try connstrings()
-        // Devices to open but no libnfc: say so, not "no reader".
-        if !connstrings.isEmpty, !LibNFCContext.libraryLoads { throw ReaderError.serviceUnavailable(hint: Self.libraryHint) }
-        return connstrings.compactMap { connstring in
+        try connstrings().compactMap { connstring in
             let slot = slot(for: connstring)
             return (try? slot.withDevice { _, _ in }) != nil ? slot.info : nil
         }
@@ -214,17 +207,9 @@ extension LibNFCBackend {
     public static func configuredDevicesOnly(adding extra: [String] = [],
                                              environment: [String: String] = LibNFCBackend.deviceEnvironment(),
                                              configPath: String = "/etc/nfc/libnfc.conf") -> LibNFCBackend {
-        LibNFCBackend(devices: configuredDevices(adding: extra, environment: environment, configPath: configPath),
-                      environment: environment, configPath: configPath)
-    }
-
-    /// The devices `configuredDevicesOnly(adding:)` uses: the configured ones, then `extra`.
-    static func configuredDevices(adding extra: [String],
-                                  environment: [String: String] = LibNFCBackend.deviceEnvironment(),
-                                  configPath: String = "/etc/nfc/libnfc.conf") -> [String] {
         let config = try? String(contentsOfFile: configPath, encoding: .utf8)
         var devices = LibNFCDeviceList.configured(explicit: nil, environment: environment, configText: config) ?? []
         for device in extra where !devices.contains(device) { devices.append(device) }
-        return devices
+        return LibNFCBackend(devices: devices, environment: environment, configPath: configPath)
     }
 }

@@ -4,9 +4,7 @@ import Foundation
 /// an explicit list, `LIBNFC_DEVICE`, `LIBNFC_DEFAULT_DEVICE`, `device.connstring` in
 /// libnfc.conf, and last libnfc's own scan (`nfc_list_devices`, which never probes `/dev/pts/*`).
 enum LibNFCDeviceList {
-    /// The environment variables `configured` reads, from `getenv`: building all of
-    /// `ProcessInfo.processInfo.environment` cost 1.8 M instructions of every libnfc command's start
-    /// (docs/architecture.md "Start-up").
+    /// The environment variables `configured` reads, from `getenv`.
     static func deviceEnvironment() -> [String: String] {
         var environment: [String: String] = [:]
         for key in ["LIBNFC_DEVICE", "LIBNFC_DEFAULT_DEVICE"] {
@@ -15,8 +13,7 @@ enum LibNFCDeviceList {
         return environment
     }
 
-    /// `text` without the white space around it (the standard library's `isWhitespace`:
-    /// Foundation's trimming cost 1.3 M instructions on first use).
+    /// `text` without the white space around it (the standard library's `isWhitespace`).
     static func trimmed<S: StringProtocol>(_ text: S) -> String {
         var rest = Substring(text)
         while let first = rest.first, first.isWhitespace { rest.removeFirst() }

@@ -84,23 +84,7 @@ final class LibNFCReaderSlot: Sendable {
 
     private func openedDevice(_ fields: inout Fields) throws(LibNFCError) -> LibNFCDevice {
         if let device = fields.device, device.isOpen { return device }
-        // The command may have started this device opening already (LibNFCOpenAhead).
-        let opened: LibNFCDevice
-        if let ahead = LibNFCOpenAhead.claim(connstring) {
-            opened = try ahead.get()
-        } else {
-            opened = try Self.openInitialised(connstring, in: context())
-        }
-        fields.device = opened
-        abortTarget.withLock { $0 = opened }
-        fields.target = nil
-        return opened
-    }
-
-    /// Opens `connstring` and puts the device in reader mode, as every use of it expects.
-    /// - Throws: `LibNFCError` from nfc_open or the initialisation (the device is closed again).
-    static func openInitialised(_ connstring: String, in context: LibNFCContext) throws(LibNFCError) -> LibNFCDevice {
-        let opened = try context.open(connstring)
+        let opened = try context().open(connstring)
         do throws(LibNFCError) {
             try opened.initiatorInit()
             // One anticollision round per select: the monitor polls instead of blocking in libnfc.
@@ -109,6 +93,9 @@ final class LibNFCReaderSlot: Sendable {
             opened.close()
             throw error
         }
+        fields.device = opened
+        abortTarget.withLock { $0 = opened }
+        fields.target = nil
         return opened
     }
 }

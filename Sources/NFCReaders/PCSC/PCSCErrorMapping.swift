@@ -16,18 +16,6 @@ extension PCSCBackend {
 
     /// The message when pcscd cannot be reached.
     public static let serviceHint = "pcscd is not running: " + serviceFix
-
-    /// How to get pcsc-lite's client library (opened on first use) back.
-    public static let libraryFix = AdminCommand.install("libpcsclite1")
-
-    /// The message when pcsc-lite's client library itself cannot be loaded.
-    public static let libraryHint = "libpcsclite.so.1 could not be loaded, so PC/SC readers cannot be used: " + libraryFix
-
-    /// Whether pcsc-lite's client library can be loaded (it is opened on first use).
-    public static var clientLibraryLoads: Bool { Context.libraryLoads }
-
-    /// `serviceHint`, or `libraryHint` when the client library is what is missing.
-    public static var unavailableHint: String { clientLibraryLoads ? serviceHint : libraryHint }
 }
 
 extension PCSCError {
@@ -51,7 +39,7 @@ extension PCSCError {
     /// The error a backend call (list, connect, monitor) throws for this code (docs/architecture.md "Errors").
     func readerError(reader: String) -> ReaderError {
         switch self {
-        case .noService, .serviceStopped, .commError: return .serviceUnavailable(hint: PCSCBackend.unavailableHint)
+        case .noService, .serviceStopped, .commError: return .serviceUnavailable(hint: PCSCBackend.serviceHint)
         case .sharingViolation: return .readerBusy(reader)
         case .readerUnavailable, .unknownReader: return .readerGone(reader)
         case .removedCard, .noSmartcard, .resetCard: return .tagGone

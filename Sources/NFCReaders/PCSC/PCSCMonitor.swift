@@ -80,7 +80,7 @@ final class PCSCMonitor: ReaderMonitor, Sendable {
         // The PnP entry as last acknowledged (pcsc-lite ≥ 2.3 keeps a reader-change counter in it).
         var pnpState = ReaderState(reader: ReaderState.plugAndPlayReader)
         var lost = first == nil
-        if lost { handler(.serviceLost(.serviceUnavailable(hint: PCSCBackend.unavailableHint))) }
+        if lost { handler(.serviceLost(.serviceUnavailable(hint: PCSCBackend.serviceHint))) }
         while !isStopping {
             guard let ctx = current else {
                 // pcscd is gone: try again every `retryInterval` until it is back or stop().
@@ -105,7 +105,7 @@ final class PCSCMonitor: ReaderMonitor, Sendable {
                     state.withLock { $0.context = nil }
                     current = nil
                     lost = true
-                    handler(.serviceLost(.serviceUnavailable(hint: PCSCBackend.unavailableHint)))
+                    handler(.serviceLost(.serviceUnavailable(hint: PCSCBackend.serviceHint)))
                     for name in readers.keys.sorted() {
                         if let tag = readers[name]?.tag { left(tag) }
                         if let info = readers[name]?.info { handler(.readerRemoved(info)) }

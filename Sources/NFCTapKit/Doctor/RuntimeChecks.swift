@@ -11,11 +11,6 @@ package struct PCSCRuntimeCheck {
         do {
             readers = try PCSCBackend().listReaders()
         } catch {
-            guard PCSCBackend.clientLibraryLoads else {
-                return [DoctorFinding(check: "pcscd-running", status: .failure,
-                                      summary: "libpcsclite.so.1 (pcsc-lite's client library) could not be loaded: PC/SC readers cannot be used",
-                                      fix: PCSCBackend.libraryFix)]
-            }
             return [DoctorFinding(check: "pcscd-running", status: .failure,
                                   summary: "pcscd is not reachable: PC/SC readers cannot be used",
                                   fix: PCSCBackend.serviceFix)]

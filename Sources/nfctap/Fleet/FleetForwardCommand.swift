@@ -31,25 +31,6 @@ struct FleetForwardCommand: AsyncParsableCommand {
     @Option(name: .customLong("retry-max"), help: .hidden)
     var retryMax: Double?
 
-    /// What this command runs, as the fast path would fill it.
-    var request: FleetForwardRequest {
-        FleetForwardRequest(file: file, publish: publish.choice, statusEvery: statusEvery, ackTimeout: ackTimeout, retryMax: retryMax)
-    }
-
-    func validate() throws { try request.validate() }
-
-    func run() async throws { try await request.run() }
-}
-
-/// One `fleet forward` as plain values: run by `FleetForwardCommand`, and by the fast path
-/// without making the command struct (`FastArguments`).
-struct FleetForwardRequest: Equatable, Sendable {
-    var file: String
-    var publish = PublishChoice()
-    var statusEvery: Double = 5
-    var ackTimeout: Double?
-    var retryMax: Double?
-
     func validate() throws {
         try Self.checkSeconds("--ack-timeout", ackTimeout)
         try Self.checkSeconds("--retry-max", retryMax)
@@ -68,8 +49,7 @@ struct FleetForwardRequest: Equatable, Sendable {
         Stderr.line("MQTT: " + forwarder.status.summary)
     }
 
-    /// A hidden tuning option's bounds. (One call per option, not a loop over a list of
-    /// (name, value) tuples: a tuple array's generic metadata is looked up by name at run time.)
+    /// A hidden tuning option's bounds.
     private static func checkSeconds(_ name: String, _ value: Double?) throws {
         if let value, !(value.isFinite && value >= 0.1 && value <= 3600) { throw ValidationError("\(name) must be from 0.1 to 3600 seconds") }
     }

@@ -20,26 +20,6 @@ struct PublishOptions: ParsableArguments {
     @Option(name: .customLong("homeassistant-prefix"), help: ArgumentHelp("Home Assistant's discovery prefix.", valueName: "prefix"))
     var homeAssistantPrefix = "homeassistant"
 
-    /// What the commands use of these options (`PublishChoice`).
-    var choice: PublishChoice {
-        PublishChoice(url: url, caFile: caFile, homeAssistant: homeAssistant, homeAssistantPrefix: homeAssistantPrefix)
-    }
-
-    /// `PublishChoice.startForwarder` with these options.
-    func startForwarder(outbox: String, statusEvery: Double, tune: (inout ForwarderConfiguration) -> Void = { _ in },
-                        log: @escaping @Sendable (String) -> Void) throws -> Forwarder? {
-        try choice.startForwarder(outbox: outbox, statusEvery: statusEvery, tune: tune, log: log)
-    }
-}
-
-/// `--publish`, `--mqtt-ca`, `--homeassistant` and `--homeassistant-prefix` as plain values, what
-/// the fast path fills without making the option struct (`ReaderChoice` says why).
-struct PublishChoice: Equatable, Sendable {
-    var url: String?
-    var caFile: String?
-    var homeAssistant = false
-    var homeAssistantPrefix = "homeassistant"
-
     /// The forwarder for `outbox`, started, with its log and status lines going to `log`;
     /// nil without --publish.
     /// - Throws: `CLIError` for a bad URL, a missing machine id.

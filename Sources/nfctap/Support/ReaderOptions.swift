@@ -22,35 +22,6 @@ struct ReaderOptions: ParsableArguments {
                                valueName: "seconds"))
     var ioTimeout: Double = 5
 
-    /// What the commands use of these options (`ReaderChoice`).
-    var choice: ReaderChoice { ReaderChoice(readers: readers, trace: trace, ioTimeout: ioTimeout) }
-
-    func validate() throws { try choice.validate() }
-
-    /// The session filter: all readers, or one per `--reader` (`ReaderSelection`'s rule).
-    var filter: NFCReaderFilter { choice.filter }
-
-    /// The libnfc devices named as `--reader libnfc:<connstring>`.
-    var libnfcDevices: [String] { choice.libnfcDevices }
-
-    /// The environment the command's session uses (`ReaderChoice.environment`).
-    var environment: NFCReaderEnvironment { choice.environment }
-
-    /// The session's per-operation deadline from --io-timeout.
-    var operationTimeout: Duration? { choice.operationTimeout }
-
-    /// The settings a desk command's session runs with (NFCTapKit's `DeskReaders`).
-    var desk: DeskReaders { choice.desk }
-}
-
-/// `--reader`, `--trace` and `--io-timeout` as plain values. The commands run from these, and the
-/// fast path (`FastArguments`) fills them without making the option struct, whose property
-/// wrappers cost a `fleet forward` station about 5 % of its CPU (docs/architecture.md "The fast path").
-struct ReaderChoice: Equatable, Sendable {
-    var readers: [String] = []
-    var trace = false
-    var ioTimeout: Double = 5
-
     /// Largest --io-timeout accepted: one day.
     static let maxIOTimeout: Double = 86_400
 

@@ -69,6 +69,3 @@ static inline int nfctap_target_felica(const nfc_target *target, uint8_t idm[8],
 static inline nfc_target *nfctap_target_new(void) {
     return (nfc_target *)calloc(1, sizeof(nfc_target));
 }
-
-/// Whether libnfc.so.6 can be opened (opening it on the first call; libnfc_forwarders.c).
-int nfctap_libnfc_loadable(void);
