@@ -55,13 +55,8 @@ final class LibNFCMonitor: ReaderMonitor, Sendable {
     }
 
     private func run() {
-        // The OS thread name, so tools (and the benchmark) can find this thread's CPU time. Written
-        // with open/write: Foundation's String.write(toFile:) cost every `scan` 0.6 M instructions.
-        let comm = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-        if comm >= 0 {
-            _ = "LibNFCMonitor".withCString { write(comm, $0, strlen($0)) }
-            close(comm)
-        }
+        // The OS thread name, so tools (and the benchmark) can find this thread's CPU time.
+        try? "LibNFCMonitor".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
         var states = [DeviceState](repeating: DeviceState(), count: slots.count)
         defer { state.change { $0.finished = true } }
         while !isStopping {
