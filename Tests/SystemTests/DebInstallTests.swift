@@ -33,7 +33,7 @@ import Testing
 
     @Test(.enabled(if: DebPackageTests.haveDpkgDeb && canMount, SystemEnvironment.needsRealRoot))
     func installReadManUpgradeAndPurgeInAThrowawayRoot() throws {
-        let (deb, dir) = try DebPackageTests.buildPackage()
+        let (deb, dir) = try DebPackageTests.sharedPackage()
         defer { try? FileManager.default.removeItem(at: dir) }
         // The upgrade: the same package with a higher version.
         let upgrade = dir.appendingPathComponent("upgrade.deb").path
