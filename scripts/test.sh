@@ -179,18 +179,19 @@ elif [ "$#" -eq 0 ]; then
     # (NFCTAP_BACKGROUND_NICE: another niceness, e.g. 0 on a machine busy with other work, where
     # the lowest priority would leave the build waiting behind it.)
     nice="${NFCTAP_BACKGROUND_NICE:-19}"
-    (
+    # Its own session (setsid), so that an interrupted run ends the whole build: its process group.
+    NFCTAP_RELEASE_BINARY="$NFCTAP_RELEASE_BINARY" setsid nice -n "$nice" bash -c '
+        . scripts/lib.sh; . scripts/lib/release-build.sh
         status=0
         {
             t0=$SECONDS
-            nice -n "$nice" bash -c '. scripts/lib.sh; . scripts/lib/release-build.sh; release_build nfctap' \
+            release_build nfctap \
                 && check_linked_libraries "$NFCTAP_RELEASE_BINARY" \
                 && log "release build: $((SECONDS - t0)) s (in the background)" \
-                && t0=$SECONDS && nice -n "$nice" scripts/fuzz.sh --build-only \
-                && log "fuzz targets' build: $((SECONDS - t0)) s (in the background)"
+                && t0=$SECONDS && scripts/fuzz.sh --build-only \
+                && log "fuzz targets'"'"' build: $((SECONDS - t0)) s (in the background)"
         } >"$NFCTAP_BACKGROUND_BUILD/log" 2>&1 || status=$?
-        echo "$status" >"$NFCTAP_BACKGROUND_BUILD/status"
-    ) &
+        echo "$status" >"$NFCTAP_BACKGROUND_BUILD/status"' &
     background_build=$!
     export NFCTAP_RELEASE_BINARY
 fi
@@ -205,7 +206,7 @@ cleanup_stage1() {
     rm -f "$NFCTAP_TEST_SUMMARY"
     # A background build still running (the run was interrupted) goes with it.
     if [ -n "${background_build:-}" ]; then
-        pkill -TERM -P "$background_build" 2>/dev/null || true
+        [ -e "$NFCTAP_BACKGROUND_BUILD/status" ] || kill -TERM -- "-$background_build" 2>/dev/null || true
         wait "$background_build" 2>/dev/null || true
         rm -rf "$NFCTAP_BACKGROUND_BUILD"
     fi
