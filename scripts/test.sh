@@ -118,7 +118,11 @@ if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
         run_ring real-drivers --filter RealDriverTests --no-parallel
         # The suites that judge the release binary, once the background build (stage 1) has made it.
         log "waiting for the release binary and the fuzz targets (built in the background)"
-        while [ ! -e "$NFCTAP_BACKGROUND_BUILD/status" ]; do sleep 1; done
+        while [ ! -e "$NFCTAP_BACKGROUND_BUILD/status" ]; do
+            # (A build that died without a word, e.g. killed for memory, counts as failed.)
+            kill -0 "${NFCTAP_BACKGROUND_BUILD_PID:-0}" 2>/dev/null || { sleep 1; [ -e "$NFCTAP_BACKGROUND_BUILD/status" ] || echo 1 >"$NFCTAP_BACKGROUND_BUILD/status"; }
+            sleep 1
+        done
         if [ "$(cat "$NFCTAP_BACKGROUND_BUILD/status")" = 0 ]; then
             log "running the release binary's tests"
             run_ring release --filter "$release_suites" --no-parallel
@@ -193,7 +197,7 @@ elif [ "$#" -eq 0 ]; then
         } >"$NFCTAP_BACKGROUND_BUILD/log" 2>&1 || status=$?
         echo "$status" >"$NFCTAP_BACKGROUND_BUILD/status"' &
     background_build=$!
-    export NFCTAP_RELEASE_BINARY
+    export NFCTAP_RELEASE_BINARY NFCTAP_BACKGROUND_BUILD_PID="$background_build"
 fi
 
 # What must be the same after the run: the machine's reader configuration.
