@@ -13,8 +13,9 @@
 #  6. through the real drivers (pcscd + libccid over emulated USB readers): tap → output vs pyscard,
 #     idle CPU of scan and kiosk, CCID exchanges per profile (scripts/usb-reader-emulator/bench-real-drivers.sh).
 #  7. whole command vs whole command (scripts/bench-commands.sh): start-up, one tap per process
-#     against nfc-mfultralight and an nfcpy program, peak memory, fleet stations as processes vs
-#     mosquitto_pub, and the goals table.
+#     against nfc-mfultralight and an nfcpy program, peak memory, long-running fleet stations
+#     (one with 20,000 records; 20 with 1,000 each) vs mosquitto_pub -q 1 -l, and the budgets
+#     table (each budget beside its figure, met or NOT met; nothing fails).
 #
 # Needs root only for nfcpy (a /dev/ttyUSB<n> symlink to the emulator's pty, removed on exit).
 # Python peers live in a venv under .build-bench/ (pip: nfcpy, ndeflib).

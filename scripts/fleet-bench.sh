@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The fleet figures of README "Fleet": records/s one station publishes, records/s one broker takes
-# from 50 stations, tap → consumer latency. Starts a private mosquitto on 127.0.0.1 (in a private
+# The fleet figures of README "Fleet", library level: records/s one station publishes (20,000
+# records), records/s one broker takes from 20 stations (1,000 records each: the sets of the
+# budgets), tap → consumer latency. Starts a private mosquitto on 127.0.0.1 (in a private
 # network namespace when run as root), runs `nfctap-bench fleet`, stops it. Markdown on stdout.
 # Usage: scripts/fleet-bench.sh [records] [stations] [records-per-station] [latency-samples]
 set -euo pipefail
@@ -18,3 +19,6 @@ NFCTAP_TEST_RUN_DIR="$(mktemp -d /tmp/nfctap-fleet-bench.XXXXXX)"
 trap 'stop_mosquitto; rm -rf "$NFCTAP_TEST_RUN_DIR"' EXIT
 start_mosquitto
 .build/release/nfctap-bench fleet "$NFCTAP_MOSQUITTO_PORT" "$@"
+echo
+echo "(In-process forwarders. The fleet budgets — \`nfctap fleet forward\` processes against"
+echo "\`mosquitto_pub -q 1 -l\`, peers in the same run — are printed by scripts/bench-commands.sh, C4 and its budgets table.)"

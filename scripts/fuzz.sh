@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs the libFuzzer targets in Fuzz/Targets (Fuzz/README.md).
 #
-#   scripts/fuzz.sh [--seconds N] [--asan-only] [TARGET…]
+#   scripts/fuzz.sh [--seconds N] [--asan-only] [--build-only] [TARGET…]
 #
 # Each target is built with `swiftc -sanitize=fuzzer,address` (so every run is also an
 # AddressSanitizer run) against the project modules it names, compiled the same way; builds are
@@ -10,7 +10,8 @@
 # Fuzz/corpus/<target>/ (the repository is never written to), with a per-input timeout of 5 s so
 # a hang is a finding.
 # --asan-only (or --seconds 0) builds and runs every committed seed and regression input once,
-# without fuzzing.
+# without fuzzing. --build-only builds (or finds cached) every target and runs none (scripts/test.sh
+# builds them in the background while the rings run).
 #
 # Exit status: 0 when no target found anything, 1 when one did (the input is left under
 # fuzz-out/<target>/ and the command to reproduce it is printed), 2 for a usage or build error.
@@ -22,13 +23,15 @@ main() {
 
     seconds=60
     asan_only=0
+    build_only=0
     targets=()
     while [ $# -gt 0 ]; do
         case "$1" in
             --seconds) seconds="${2:?--seconds needs a number}"; shift 2 ;;
             --seconds=*) seconds="${1#--seconds=}"; shift ;;
             --asan-only) asan_only=1; shift ;;
-            -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+            --build-only) build_only=1; shift ;;
+            -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
             -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
             *) targets+=("$1"); shift ;;
         esac
@@ -125,6 +128,7 @@ main() {
         build_target "$t" || { log "build of $t failed"; exit 2; }
     done
     log "build: $((SECONDS - build_start)) s"
+    [ "$build_only" = 1 ] && exit 0
 
     export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:symbolize=1}"
     # The Swift runtime's own crash backtracer reads memory ASan flags; libFuzzer prints the stack instead.

@@ -18,6 +18,37 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
+# `swift test` with its output kept for the summary: RING passed failed first-failure, one line.
+failed_any=0
+run_ring() {
+    local ring="$1"; shift
+    local out="$NFCTAP_TEST_RUN_DIR/$ring.out" status=0 t0=$SECONDS
+    swift test --skip-build --disable-xctest "$@" 2>&1 | tee "$out" || status=$?
+    scripts/test-summary.sh ring "$ring" "$status" <"$out" >>"$summary"
+    log "$ring: $((SECONDS - t0)) s"
+    [ "$status" -eq 0 ] || failed_any=1
+}
+
+# ---- the quick loop: rings 1 and 2 (no daemons, no namespace), after a debug build ----
+if [ "${1:-}" = --quick ]; then
+    shift
+    ensure_packages "${NFCTAP_RUNTIME_PACKAGES[@]}"
+    ensure_swift
+    quick_start=$SECONDS
+    log "building (debug, with the tests)"
+    swift build --build-tests
+    export NFCTAP_TEST_RUN_DIR
+    NFCTAP_TEST_RUN_DIR="$(mktemp -d /tmp/nfctap-test.XXXXXX)"
+    summary="$NFCTAP_TEST_RUN_DIR/summary"
+    trap 'rm -rf "$NFCTAP_TEST_RUN_DIR"' EXIT
+    run_ring unit+protocol --skip SystemTests --skip NFCTapKitTests
+    # (one test at a time, as in the full run: see there)
+    run_ring application --filter NFCTapKitTests --no-parallel
+    log "quick loop: $((SECONDS - quick_start)) s (rings 1 and 2; ./scripts/test.sh runs everything)"
+    scripts/test-summary.sh total "$failed_any" <"$summary"
+    exit "$failed_any"
+fi
+
 # ---- stage 2: inside the namespace (scripts/test.sh re-runs itself with NFCTAP_TEST_STAGE=inner) ----
 if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
     ensure_swift
@@ -65,16 +96,8 @@ if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
 
     for s in "${services[@]}"; do log "starting $s"; "start_$s"; done
 
-    # `swift test` with its output kept for the summary: RING passed failed first-failure, one line.
-    failed_any=0
-    run_ring() {
-        local ring="$1"; shift
-        local out="$NFCTAP_TEST_RUN_DIR/$ring.out" status=0
-        swift test --skip-build --disable-xctest "$@" 2>&1 | tee "$out" || status=$?
-        scripts/test-summary.sh ring "$ring" "$status" <"$out" >>"$summary"
-        [ "$status" -eq 0 ] || failed_any=1
-    }
-
+    # The suites that need the release binary (run after the background build, see stage 1).
+    release_suites='DebPackageLintianTests/lintianIsCleanOnTheReleasePackage|ReleaseStartupTests'
     # Rings 1 and 2 in parallel; ring 3 one test at a time: its suites share one pcscd (with two
     # vpcd readers), one private bus and the org.bluez name, and restart pcscd under each other.
     if [ "$#" -gt 0 ]; then
@@ -89,10 +112,26 @@ if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
         log "running application tests in process"
         run_ring application --filter NFCTapKitTests --no-parallel
         log "running system tests (serially: they share the daemons)"
-        run_ring system --filter SystemTests --skip RealDriverTests --no-parallel
+        run_ring system --filter SystemTests --skip RealDriverTests --skip "$release_suites" --no-parallel
         # Ring 4: pcscd + libccid and libnfc's USB drivers on readers emulated at the USB boundary.
         log "running real-driver tests (emulated USB readers)"
         run_ring real-drivers --filter RealDriverTests --no-parallel
+        # The suites that judge the release binary, once the background build (stage 1) has made it.
+        log "waiting for the release binary and the fuzz targets (built in the background)"
+        while [ ! -e "$NFCTAP_BACKGROUND_BUILD/status" ]; do
+            # (A build that died without a word, e.g. killed for memory, counts as failed.)
+            kill -0 "${NFCTAP_BACKGROUND_BUILD_PID:-0}" 2>/dev/null || { sleep 1; [ -e "$NFCTAP_BACKGROUND_BUILD/status" ] || echo 1 >"$NFCTAP_BACKGROUND_BUILD/status"; }
+            sleep 1
+        done
+        if [ "$(cat "$NFCTAP_BACKGROUND_BUILD/status")" = 0 ]; then
+            log "running the release binary's tests"
+            run_ring release --filter "$release_suites" --no-parallel
+        else
+            log "the background build failed:"
+            tail -n 40 "$NFCTAP_BACKGROUND_BUILD/log" >&2
+            printf 'release-build\x1f0\x1f1\x1f\x1f%s\n' "the release build or the fuzz targets' build failed (log above)" >>"$summary"
+            failed_any=1
+        fi
         # The kiosk under 500 virtual taps: resources flat, one line per tap (< 10 s).
         status=0
         scripts/soak.sh 500 2>&1 | tee "$NFCTAP_TEST_RUN_DIR/soak.out" || status=$?
@@ -117,18 +156,48 @@ export NFCTAP_VPCD_DRIVER
 warn_system_vpcd
 
 log "building"
+build_start=$SECONDS
 swift build --build-tests
+log "debug build: $((SECONDS - build_start)) s"
 # The release binary the Debian package ships (scripts/lib/release-build.sh): lintian judges its
 # package (DebPackageLintianTests) and the short benchmark below measures it. Skipped when extra
-# arguments select tests (NFCTAP_RELEASE_BUILD=1 forces it).
+# arguments select tests (NFCTAP_RELEASE_BUILD=1 forces it, in the foreground).
 . scripts/lib/release-build.sh
-if [ "$#" -eq 0 ] || [ "${NFCTAP_RELEASE_BUILD:-}" = 1 ]; then
+NFCTAP_RELEASE_BINARY="$PWD/$NFCTAP_RELEASE_SCRATCH/release/nfctap"
+if [ "$#" -gt 0 ] && [ "${NFCTAP_RELEASE_BUILD:-}" = 1 ]; then
     log "building the release binary"
     release_build nfctap
-    NFCTAP_RELEASE_BINARY="$PWD/$NFCTAP_RELEASE_SCRATCH/release/nfctap"
     export NFCTAP_RELEASE_BINARY
     # A library the binary starts linking is a new dependency of every user: a decision, not an accident.
     check_linked_libraries "$NFCTAP_RELEASE_BINARY" || { log "FAIL: the release binary links other libraries than packaging/release-libraries.txt"; exit 1; }
+elif [ "$#" -eq 0 ]; then
+    # The full run builds the release binary and the fuzz targets in the background, at the lowest
+    # CPU priority, while the rings run (ring 3 runs one test at a time and mostly waits on its
+    # daemons, so the build takes the idle CPU and adds little to the run); stage 2 waits for
+    # "$NFCTAP_BACKGROUND_BUILD/status" before the suites that need them.
+    export NFCTAP_BACKGROUND_BUILD
+    NFCTAP_BACKGROUND_BUILD="$(mktemp -d /tmp/nfctap-test-build.XXXXXX)"
+    # (Dependencies resolved here, in the foreground: this stage has the network, stage 2 does not.)
+    swift package resolve --scratch-path "$NFCTAP_RELEASE_SCRATCH" >/dev/null
+    log "building the release binary and the fuzz targets in the background (log: $NFCTAP_BACKGROUND_BUILD/log)"
+    # (NFCTAP_BACKGROUND_NICE: another niceness, e.g. 0 on a machine busy with other work, where
+    # the lowest priority would leave the build waiting behind it.)
+    nice="${NFCTAP_BACKGROUND_NICE:-19}"
+    # Its own session (setsid), so that an interrupted run ends the whole build: its process group.
+    NFCTAP_RELEASE_BINARY="$NFCTAP_RELEASE_BINARY" setsid nice -n "$nice" bash -c '
+        . scripts/lib.sh; . scripts/lib/release-build.sh
+        status=0
+        {
+            t0=$SECONDS
+            release_build nfctap \
+                && check_linked_libraries "$NFCTAP_RELEASE_BINARY" \
+                && log "release build: $((SECONDS - t0)) s (in the background)" \
+                && t0=$SECONDS && scripts/fuzz.sh --build-only \
+                && log "fuzz targets'"'"' build: $((SECONDS - t0)) s (in the background)"
+        } >"$NFCTAP_BACKGROUND_BUILD/log" 2>&1 || status=$?
+        echo "$status" >"$NFCTAP_BACKGROUND_BUILD/status"' &
+    background_build=$!
+    export NFCTAP_RELEASE_BINARY NFCTAP_BACKGROUND_BUILD_PID="$background_build"
 fi
 
 # What must be the same after the run: the machine's reader configuration.
@@ -137,7 +206,16 @@ etc_before="$(etc_state)"
 
 export NFCTAP_TEST_SUMMARY
 NFCTAP_TEST_SUMMARY="$(mktemp /tmp/nfctap-test-summary.XXXXXX)"
-trap 'rm -f "$NFCTAP_TEST_SUMMARY"' EXIT
+cleanup_stage1() {
+    rm -f "$NFCTAP_TEST_SUMMARY"
+    # A background build still running (the run was interrupted) goes with it.
+    if [ -n "${background_build:-}" ]; then
+        [ -e "$NFCTAP_BACKGROUND_BUILD/status" ] || kill -TERM -- "-$background_build" 2>/dev/null || true
+        wait "$background_build" 2>/dev/null || true
+        rm -rf "$NFCTAP_BACKGROUND_BUILD"
+    fi
+}
+trap cleanup_stage1 EXIT
 
 if [ "$(id -u)" -eq 0 ]; then
     namespace=(unshare --net --mount)
@@ -157,7 +235,7 @@ fi
 
 # A short benchmark of the release binary, printed and never failing (issue 26: figures beside
 # their goals, so a regression shows without a timed test). scripts/bench.sh is the full one.
-if [ "$#" -eq 0 ] && [ -n "${NFCTAP_RELEASE_BINARY:-}" ]; then
+if [ "$#" -eq 0 ] && [ "$(cat "$NFCTAP_BACKGROUND_BUILD/status" 2>/dev/null)" = 0 ]; then
     log "short benchmark (scripts/bench-commands.sh --quick; a measurement, not a test)"
     NFCTAP_BIN="$NFCTAP_RELEASE_BINARY" scripts/bench-commands.sh --quick 2>&1 || log "the short benchmark did not finish (not a test failure)"
 fi

@@ -32,7 +32,7 @@ func runSubcommandIfAsked() {
     case "idle-pcsc": idleCPU(backend: PCSCBackend(), seconds: rest.first.flatMap(Double.init) ?? 15)
     case "fleet":  // PORT [records] [stations] [records per station] [latency samples] (FleetBenchmark.swift)
         fleetBenchmark(port: rest.first.flatMap(Int.init) ?? 1883, records: rest.dropFirst().first.flatMap(Int.init) ?? 20_000,
-                       stations: rest.dropFirst(2).first.flatMap(Int.init) ?? 50,
+                       stations: rest.dropFirst(2).first.flatMap(Int.init) ?? 20,
                        perStation: rest.dropFirst(3).first.flatMap(Int.init) ?? 1000,
                        latencySamples: rest.dropFirst(4).first.flatMap(Int.init) ?? 500)
     case "idle-libnfc":

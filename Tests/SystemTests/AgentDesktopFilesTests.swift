@@ -33,7 +33,7 @@ import Testing
 
     @Test(.enabled(if: DebPackageTests.haveDpkgDeb))
     func theDebShipsTheUserUnitAndTheDesktopEntry() throws {
-        let (deb, dir) = try DebPackageTests.buildPackage()
+        let (deb, dir) = try DebPackageTests.sharedPackage()
         defer { try? FileManager.default.removeItem(at: dir) }
         let contents = try runProgram("/usr/bin/dpkg-deb", ["--contents", deb]).stdout
         for path in ["./usr/lib/systemd/user/nfctap-agent.service", "./usr/share/applications/nfctap-agent.desktop"] {

@@ -20,20 +20,28 @@ import Testing
         "/dev",                // reader devices
     ]
 
+    /// Paths the man pages cite as used "when installed", from packages nfctap does not depend on:
+    /// nfctap works without them (`readers --explain` explains the ATR from PC/SC Part 3 alone), so
+    /// the installed system may lack them. Path → the package that brings it.
+    static let optionalCited = [
+        "/usr/share/pcsc/smartcard_list.txt": "pcsc-tools",
+    ]
+
     static func isCreatedLater(_ path: String) -> Bool {
         createdLater.contains { path == $0 || path.hasPrefix($0 + "/") }
     }
 
     @Test(.enabled(if: DebPackageTests.haveDpkgDeb && canMount, SystemEnvironment.needsRealRoot))
     func installReadManUpgradeAndPurgeInAThrowawayRoot() throws {
-        let (deb, dir) = try DebPackageTests.buildPackage()
+        let (deb, dir) = try DebPackageTests.sharedPackage()
         defer { try? FileManager.default.removeItem(at: dir) }
-        // The upgrade: the same package with a higher version.
+        // The upgrade: the same package with a higher version (repacked with gzip -1: its compression
+        // is not what this test checks, and xz took tens of seconds of CPU).
         let upgrade = dir.appendingPathComponent("upgrade.deb").path
         let repack = try runProgram("/bin/sh", ["-c", """
             set -e; d=$(mktemp -d); dpkg-deb -R "$1" "$d/p"
             sed -i 's/^Version: \\(.*\\)$/Version: \\11/' "$d/p/DEBIAN/control"
-            dpkg-deb --root-owner-group -b "$d/p" "$2" >/dev/null; rm -rf "$d"
+            dpkg-deb --root-owner-group -Zgzip -z1 -b "$d/p" "$2" >/dev/null; rm -rf "$d"
             """, "repack", deb, upgrade])
         #expect(repack.status == 0, "\(repack.stderr)")
         let passwdBefore = try String(contentsOfFile: "/etc/passwd", encoding: .utf8)
@@ -48,6 +56,10 @@ import Testing
             mount --rbind /proc "$r/proc"; mount --rbind /sys "$r/sys"; mount --rbind /dev "$r/dev"
             mount -t tmpfs tmpfs "$r/run"; mount -t tmpfs tmpfs "$r/tmp"
             cp "$1" "$r/tmp/nfctap.deb"; cp "$2" "$r/tmp/upgrade.deb"
+            # The checkout's scripts, copied into the root (its writes go to the overlay's tmpfs):
+            # the checkout itself may sit anywhere, under /tmp too, which the root's own tmpfs hides.
+            src=/opt/nfctap-checkout
+            mkdir -p "$r$src"; cp -R "$3/scripts" "$r$src/scripts"; chmod -R a+rX "$r$src"
             in_root() { chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LIBNFC_DEVICE= "$@"; }
             # Stubs in place of the overlay's deb-systemd-invoke and systemctl (dpkg gives maintainer
             # scripts its own PATH): what the maintainer scripts ask of systemd, logged.
@@ -84,8 +96,8 @@ import Testing
             printf 'nfctaptest ALL=(ALL) NOPASSWD: ALL\\n' >"$r/etc/sudoers.d/nfctaptest"
             chmod 440 "$r/etc/sudoers.d/nfctaptest"
             # A login PATH without sbin, as Debian gives users: scripts/lib.sh adds it.
-            in_root su - nfctaptest -c "env PATH=/usr/local/bin:/usr/bin:/bin bash -c '. $3/scripts/lib.sh; command -v pcscd; process_running bash && echo running-seen; process_running no-such-program || echo absent-seen; sudo -n true && echo sudo-ok'" 2>&1
-            in_root su - nfctaptest -c "cd /tmp && env PATH=/usr/local/bin:/usr/bin:/bin NFCTAP_BIN=/usr/bin/nfctap NFCTAP_START_PCSCD=0 $3/scripts/run.sh; echo run-status=\\$?" 2>&1 | tail -n 5
+            in_root su - nfctaptest -c "env PATH=/usr/local/bin:/usr/bin:/bin bash -c '. $src/scripts/lib.sh; command -v pcscd; process_running bash && echo running-seen; process_running no-such-program || echo absent-seen; sudo -n true && echo sudo-ok'" 2>&1
+            in_root su - nfctaptest -c "cd /tmp && env PATH=/usr/local/bin:/usr/bin:/bin NFCTAP_BIN=/usr/bin/nfctap NFCTAP_START_PCSCD=0 $src/scripts/run.sh; echo run-status=\\$?" 2>&1 | tail -n 5
             echo "== upgrade"
             in_root apt-get install -y /tmp/upgrade.deb >"$t/apt.log" 2>&1 || { cat "$t/apt.log"; exit 1; }
             in_root sh -c 'cat /tmp/systemd.log; : >/tmp/systemd.log'
@@ -136,7 +148,8 @@ import Testing
         #expect(cited.contains("exists: /etc/modprobe.d/blacklist-libnfc.conf"), "libnfc6's blacklist: \(cited)")
         for line in cited where line.hasPrefix("missing: ") {
             let path = String(line.dropFirst("missing: ".count))
-            #expect(Self.isCreatedLater(path), "a man page cites \(path), which the installed system lacks")
+            #expect(Self.isCreatedLater(path) || Self.optionalCited[path] != nil,
+                    "a man page cites \(path), which the installed system lacks")
         }
         // A normal user with sudo: sbin tools found, processes seen without procps, run.sh works.
         let user = part("normal user")

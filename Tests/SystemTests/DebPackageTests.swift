@@ -20,6 +20,36 @@ import Testing
 
     enum PackageError: Error { case failed(String) }
 
+    /// The package of the test build, built once per test process and shared by the suites that
+    /// only read it (each `dpkg-deb --build` compresses the binary with xz: tens of seconds of CPU).
+    /// Returns its path and a fresh directory of the caller's own (for extracted trees, repacks),
+    /// which the caller removes. The shared package goes with the process.
+    /// `twoBuildsAreByteIdentical` compares it with a build of its own.
+    static func sharedPackage() throws -> (deb: String, dir: URL) {
+        let deb = try shared.withLock { cached -> String in
+            if let cached { return cached.deb }
+            let built = try buildPackage()
+            cached = built
+            atexit { if let dir = DebPackageTests.shared.withLock({ $0?.dir }) { try? FileManager.default.removeItem(at: dir) } }
+            return built.deb
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nfctap-deb-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return (deb, dir)
+    }
+    static let shared = SharedPackage()
+
+    /// The shared package, behind a lock.
+    final class SharedPackage: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: (deb: String, dir: URL)?
+        func withLock<T>(_ body: (inout (deb: String, dir: URL)?) throws -> T) rethrows -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return try body(&value)
+        }
+    }
+
     static let haveDpkgDeb = SystemEnvironment.tool("/usr/bin/dpkg-deb")
 
     static func dpkgDeb(_ args: [String]) throws -> String { try runProgram("/usr/bin/dpkg-deb", args).stdout }
@@ -31,7 +61,7 @@ import Testing
 
     @Test(.enabled(if: haveDpkgDeb))
     func controlAndContents() throws {
-        let (deb, dir) = try Self.buildPackage()
+        let (deb, dir) = try Self.sharedPackage()
         defer { try? FileManager.default.removeItem(at: dir) }
         let version = try runCLI(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let arch = try runProgram("/usr/bin/dpkg", ["--print-architecture"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -132,7 +162,7 @@ import Testing
     /// The man pages: every section a reader looks for, no markdown left, nothing of the source tree.
     @Test(.enabled(if: haveDpkgDeb))
     func manPages() throws {
-        let (deb, dir) = try Self.buildPackage()
+        let (deb, dir) = try Self.sharedPackage()
         defer { try? FileManager.default.removeItem(at: dir) }
         let tree = dir.appendingPathComponent("tree")
         #expect(try runProgram("/usr/bin/dpkg-deb", ["-x", deb, tree.path]).status == 0)
