@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "NDEF"),
         .target(name: "NFCTags", dependencies: ["NDEF"]),
         .target(name: "ZebraPrinter", dependencies: ["NDEF"]),
-        // Durable record files (inventory, kiosk), CSV cells and JSON strings made safe.
+        // Durable record files (inventory, kiosk), CSV cells made safe, the one JSON writer.
         .target(name: "RecordOutput"),
 
         // Readers, sessions, pairing.
