@@ -17,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // FileDescriptor: reads and writes that retry EINTR and short writes, in one place.
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
@@ -45,25 +46,25 @@ let package = Package(
         .target(name: "NDEF"),
         .target(name: "NFCTags", dependencies: ["NDEF"]),
         .target(name: "ZebraPrinter", dependencies: ["NDEF"]),
-        // Durable record files (inventory, kiosk), CSV cells and JSON strings made safe.
-        .target(name: "RecordOutput"),
+        // Durable record files (inventory, kiosk), CSV cells made safe, the one JSON writer.
+        .target(name: "RecordOutput", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
 
         // Readers, sessions, pairing.
         // The reader model without a C library: backend protocols, tags, events, errors, lanes, trace.
-        .target(name: "ReaderCore", dependencies: ["NFCTags", "NDEF"]),
+        .target(name: "ReaderCore", dependencies: ["NFCTags", "NDEF", .product(name: "SystemPackage", package: "swift-system")]),
         // The PC/SC and libnfc backends.
         .target(name: "NFCReaders", dependencies: ["ReaderCore", "NFCTags", "NDEF", "PCSC", "LibNFC"]),
-        .target(name: "CoreNFCLinux", dependencies: ["ReaderCore", "NFCReaders", "NFCTags", "NDEF"]),
+        .target(name: "CoreNFCLinux", dependencies: ["ReaderCore", "NFCReaders", "NFCTags", "NDEF", .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "Pairing", dependencies: ["ZebraPrinter", "SDBus", "ProcessSpawn", "RecordOutput"]),
         // Desktop entries, Exec lines, URL claims, launch files: `nfctap agent` (background reading).
-        .target(name: "DesktopIntegration", dependencies: ["ProcessSpawn"]),
+        .target(name: "DesktopIntegration", dependencies: ["ProcessSpawn", .product(name: "SystemPackage", package: "swift-system")]),
 
         // Fleet: records of a JSONL file published to an MQTT broker, nothing lost (README "Fleet").
         .target(name: "Fleet", dependencies: ["MQTT", "RecordOutput", "CSDBus",
                                              .product(name: "SystemPackage", package: "swift-system")]),
 
         // Virtual tags, the vpcd card client and the PN532 emulator (tests, `demo`, `emulate`).
-        .target(name: "TagEmulation", dependencies: ["ReaderCore", "NFCTags", "NDEF"]),
+        .target(name: "TagEmulation", dependencies: ["ReaderCore", "NFCTags", "NDEF", .product(name: "SystemPackage", package: "swift-system")]),
 
         // The application: kiosk, inventory, pairing verdicts, the desktop agent, JSON output,
         // journal logging, the soak harness. The `nfctap` executable only parses commands.
@@ -72,7 +73,7 @@ let package = Package(
             dependencies: [
                 "NDEF", "NFCTags", "ReaderCore", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "RecordOutput",
                 "DesktopIntegration", "Fleet", "SDBus",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemPackage
 
 extension NFCBackgroundReading {
     /// For the agent: notices sessions taking and releasing their hold on `session.lock` without
@@ -57,9 +58,8 @@ extension NFCBackgroundReading {
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<inotify_event>.alignment)
             defer { buffer.deallocate() }
             while true {
-                let n = read(fileDescriptor, buffer, size)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { break }
+                guard let n = try? FileDescriptor(rawValue: fileDescriptor).read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size)),
+                      n > 0 else { break }
                 relevant = Self.parse(UnsafeRawBufferPointer(start: buffer, count: n)) { mask, name in
                     if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { watching = false }
                     return mask & UInt32(IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0

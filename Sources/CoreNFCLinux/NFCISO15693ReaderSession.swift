@@ -153,6 +153,6 @@ extension NFCISO15693Tag {
     /// The app's handler (not `@Sendable` in these iOS 11 declarations), bound to the queue it is
     /// called on: the session queue of a session's tag, a private serial queue for any other tag.
     private func legacyHandler<Handler>(_ handler: Handler) -> QueueBound<Handler> {
-        QueueBound(handler, on: (self as? any SessionTag)?.engine.sessionQueue ?? DispatchQueue(label: "nfctap.iso15693.legacy-handler"))
+        QueueBound(unchecked: handler, to: (self as? any SessionTag)?.engine.sessionQueue ?? DispatchQueue(label: "nfctap.iso15693.legacy-handler"))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import NDEF
+import SystemPackage
 
 /// Why `NFCNDEFMessage.launchPayload()` has no message.
 public enum NFCLaunchPayloadError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -65,10 +66,11 @@ extension NFCNDEFMessage {
         var bytes = [UInt8](repeating: 0, count: launchPayloadMaximumSize + 1)
         var total = 0
         while total < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + total, $0.count - total) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw NFCLaunchPayloadError.unreadable(path: path, errno: errno)
+            let n: Int
+            do {
+                n = try bytes.withUnsafeMutableBytes { try FileDescriptor(rawValue: fd).read(into: UnsafeMutableRawBufferPointer(rebasing: $0[total...])) }
+            } catch {
+                throw NFCLaunchPayloadError.unreadable(path: path, errno: (error as? Errno)?.rawValue ?? EIO)
             }
             if n == 0 { break }
             total += n

@@ -98,7 +98,7 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding, NSCopying {
     }
 
     open override var description: String {
-        func hex(_ data: Data) -> String { data.map { String(format: "%02X", $0) }.joined() }
+        func hex(_ data: Data) -> String { [UInt8](data).hexString }
         return "<NFCNDEFPayload: TNF=\(typeNameFormat.rawValue), type=\(hex(type)), identifier=\(hex(identifier)), payload=\(hex(payload))>"
     }
 

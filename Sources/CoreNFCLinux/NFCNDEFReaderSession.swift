@@ -25,7 +25,7 @@ open class NFCNDEFReaderSession: NFCReaderSession {
     private let handsOutTags: Bool
     public let invalidateAfterFirstRead: Bool
     /// Made in each initializer (so before `begin()`), then used on the engine queue only.
-    private lazy var modeOnEngineQueue = QueueBound(Mode.undetermined, on: engine.queue)
+    private lazy var modeOnEngineQueue = QueueBound(sending: Mode.undetermined, to: engine.queue)
     private var mode: Mode {
         get { modeOnEngineQueue.value }
         set { modeOnEngineQueue.value = newValue }

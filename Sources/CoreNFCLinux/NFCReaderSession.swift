@@ -129,7 +129,7 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol {
     /// before it ran (see `SessionEngine.reserveDelivery()` for the order with `events`).
     func deliver(_ callback: @escaping () -> Void) {
         let number = engine.reserveDelivery()
-        let callback = QueueBound(callback, on: sessionQueue)
+        let callback = QueueBound(unchecked: callback, to: sessionQueue)
         sessionQueue.async { [engine] in
             guard engine.mayDeliver(number) else { return }
             callback.value()
@@ -139,13 +139,13 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol {
     /// Runs `body` on `sessionQueue`. The session and its delegate are not Sendable (neither is on
     /// iOS): Core NFC calls the delegate on the session queue, and so does this.
     func onSessionQueue(_ body: @escaping () -> Void) {
-        let body = QueueBound(body, on: sessionQueue)
+        let body = QueueBound(unchecked: body, to: sessionQueue)
         sessionQueue.async { body.value() }
     }
 
     /// Runs `body` on the engine queue, which owns the session's engine-queue state (`mode`).
     func onEngineQueue(_ body: @escaping () -> Void) {
-        let body = QueueBound(body, on: engine.queue)
+        let body = QueueBound(unchecked: body, to: engine.queue)
         engine.queue.async { body.value() }
     }
 

@@ -50,7 +50,7 @@ extension SessionTag {
 
     /// `description` of every family: `<NFCMiFareTag: identifier 04A1…, reader "…">`.
     var tagDescription: String {
-        let uid = presence.detected.uid.map { String(format: "%02X", $0) }.joined()
+        let uid = presence.detected.uid.hexString
         return "<\(familyName): identifier \(uid), reader \"\(presence.detected.reader.name)\">"
     }
 

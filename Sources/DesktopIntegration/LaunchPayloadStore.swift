@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemPackage
 
 /// Why the message could not be handed to an application.
 public enum LaunchError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -79,19 +80,19 @@ public struct LaunchPayloadStore: Sendable {
 
     /// O_EXCL + O_NOFOLLOW: never follows or reuses anything already at `path`.
     static func writePrivate(_ bytes: [UInt8], to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw LaunchError.cannotWrite(path, errno: errno) }
-        defer { close(fd) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = errno
-                unlink(path)
-                throw LaunchError.cannotWrite(path, errno: e)
-            }
-            offset += n
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
+                                         permissions: [.ownerReadWrite])
+        } catch {
+            throw LaunchError.cannotWrite(path, errno: (error as? Errno)?.rawValue ?? EIO)
+        }
+        defer { try? fd.close() }
+        do {
+            _ = try fd.writeAll(bytes)
+        } catch {
+            unlink(path)
+            throw LaunchError.cannotWrite(path, errno: (error as? Errno)?.rawValue ?? EIO)
         }
     }
 }

@@ -5,10 +5,11 @@ import Dispatch
 /// debug and release builds alike — the rule swift-nio's `NIOLoopBound` enforces for event loops.
 /// Replaces "confined to the queue" comments (docs/architecture.md, "Threads and queues").
 ///
-/// The wrapper itself may be shared between threads (to reach the context that owns it, or to
-/// carry a value there: a caller's handler made on its thread and called on the session queue, a
-/// connection opened on a lane and closed on the same lane later); the value is only used in its
-/// owner's context.
+/// Made in its owner's context, the value is checked to be there (swift-nio's `NIOLoopBound.init`);
+/// made anywhere else, it is taken as `sending` (swift-nio's `makeBoxSendingValue`), so the
+/// compiler proves the caller keeps no other way to it (only code holding a session or the app's
+/// handlers is handed over `unchecked`). The wrapper itself may be shared between
+/// threads (to reach the context that owns it); the value is only used in its owner's context.
 // @unchecked: `stored` is only reached through `value`, which traps outside the owning queue or lane.
 public final class QueueBound<Value>: @unchecked Sendable {
     /// The context that owns the value.
@@ -20,14 +21,38 @@ public final class QueueBound<Value>: @unchecked Sendable {
     public let owner: Owner
     private var stored: Value
 
+    /// A value made on `queue`, which owns it from now on.
     public init(_ value: Value, on queue: DispatchQueue) {
+        self.stored = value
+        self.owner = .queue(queue)
+        checkOwner()
+    }
+
+    /// A value made on `lane`, which owns it from now on.
+    public init(_ value: Value, on lane: ReaderLane) {
+        self.stored = value
+        self.owner = .lane(lane)
+        checkOwner()
+    }
+
+    /// A value made elsewhere and handed over to `queue`.
+    public init(sending value: sending Value, to queue: DispatchQueue) {
         self.stored = value
         self.owner = .queue(queue)
     }
 
-    public init(_ value: Value, on lane: ReaderLane) {
+    /// A value made elsewhere and handed over to `lane`.
+    public init(sending value: sending Value, to lane: ReaderLane) {
         self.stored = value
         self.owner = .lane(lane)
+    }
+
+    /// A value the compiler cannot prove handed over: code holding a session or the app's handlers
+    /// (Core NFC's sessions, delegates and handlers are not `Sendable`, on iOS either), made on
+    /// another thread and only run on `queue` (docs/architecture.md, "Threads and queues").
+    public init(unchecked value: Value, to queue: DispatchQueue) {
+        self.stored = value
+        self.owner = .queue(queue)
     }
 
     /// The value; only in the owner's context.

@@ -1,4 +1,4 @@
-import Glibc
+import SystemPackage
 
 /// Text to stderr with write(2), for the library's own messages and the CLI's (`NFCTapKit.Stderr`).
 /// Not `FileHandle.write`: that traps when the write fails (stderr closed, `2> /dev/full`), so a
@@ -6,19 +6,6 @@ import Glibc
 package enum StandardError {
     /// Writes `text` whole, retrying short writes and EINTR; drops it on any other failure.
     package static func write(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            guard var next = bytes.baseAddress else { return }
-            var left = bytes.count
-            while left > 0 {
-                let written = Glibc.write(STDERR_FILENO, next, left)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                next += written
-                left -= written
-            }
-        }
+        _ = try? FileDescriptor.standardError.writeAll(text.utf8)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import SystemPackage
 #endif
 
 extension DurableRecordFile {
@@ -88,9 +89,14 @@ extension DurableRecordFile {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var offset = 0
         while offset < size, scanner.recognised {
-            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, min($0.count, size - offset), off_t(offset)) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { throw RecordFileError.io(operation: "reading", path: path, errno: errno) }
+            let n: Int
+            do {
+                n = try buffer.withUnsafeMutableBytes {
+                    try FileDescriptor(rawValue: fd).read(fromAbsoluteOffset: Int64(offset), into: UnsafeMutableRawBufferPointer(rebasing: $0[..<min($0.count, size - offset)]))
+                }
+            } catch {
+                throw RecordFileError.io(operation: "reading", path: path, errno: (error as? Errno)?.rawValue ?? EIO)
+            }
             if n == 0 { break }
             scanner.feed(buffer[..<n])
             offset += n

@@ -1,4 +1,5 @@
-/// The one JSON string writer every `--json` / JSON Lines output of nfctap uses.
+/// The string escaping of nfctap's one JSON writer (`JSONValue`, `JSONDocument`), which every
+/// `--json` / JSON Lines output uses.
 ///
 /// Escaped as `\uXXXX` (still valid JSON, the same string after parsing): C0 controls (with the
 /// short forms `\n`, `\r`, `\t`, `\b`, `\f`), DEL, C1 controls (U+0080–U+009F, e.g. U+009B, the
@@ -12,23 +13,6 @@ public enum JSONString {
         let v = scalar.value
         return v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x200E || v == 0x200F
             || (0x2028...0x202E).contains(v) || (0x2066...0x2069).contains(v)
-    }
-
-    /// Valid JSON text (e.g. from `JSONEncoder`, which leaves C1, bidi and U+2028/2029 raw) with
-    /// every scalar `needsEscape` names written as `\uXXXX`. Outside strings JSON holds only
-    /// ASCII structure and whitespace, so only string contents change, and they parse the same.
-    public static func hardened(json text: String) -> String {
-        guard text.unicodeScalars.contains(where: { needsEscape($0) && $0.value >= 0x7F }) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value >= 0x7F, needsEscape(scalar) {
-                let hex = String(scalar.value, radix: 16, uppercase: false)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 
     /// `s` as a quoted JSON string.

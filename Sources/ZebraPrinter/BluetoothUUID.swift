@@ -1,3 +1,5 @@
+import NDEF
+
 /// A Bluetooth service or characteristic UUID, always held in its 128-bit form.
 /// 16- and 32-bit short UUIDs sit on the Bluetooth Base UUID `0000xxxx-0000-1000-8000-00805F9B34FB`.
 public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
@@ -34,15 +36,8 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
         default:
             return nil
         }
-        var value: [UInt8] = []
-        var i = 0
-        while i < digits.count {
-            guard let hi = QueryDecoding.hexValue(digits[i]), let lo = QueryDecoding.hexValue(digits[i + 1]) else {
-                return nil
-            }
-            value.append(hi << 4 | lo)
-            i += 2
-        }
+        // As many bytes as half the characters only when every one is a hex digit.
+        guard let value = [UInt8](hex: String(decoding: digits, as: UTF8.self)), value.count * 2 == digits.count else { return nil }
         if value.count == 16 {
             bytes = value
         } else {
@@ -60,10 +55,7 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
 
     /// Lower-case 8-4-4-4-12, the form BlueZ uses on D-Bus.
     public var description: String {
-        let hex = bytes.map { b -> String in
-            let s = String(b, radix: 16)
-            return s.count == 1 ? "0" + s : s
-        }
+        let hex = bytes.map { [$0].hexString.lowercased() }
         return hex[0..<4].joined() + "-" + hex[4..<6].joined() + "-" + hex[6..<8].joined() + "-"
             + hex[8..<10].joined() + "-" + hex[10..<16].joined()
     }

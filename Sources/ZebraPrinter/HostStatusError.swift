@@ -1,3 +1,5 @@
+import NDEF
+
 /// Why bytes are not a `~HS` host status reply. Lines are numbered 1 to 3.
 public enum HostStatusError: Error, Hashable, Sendable {
     /// Outside a frame, a byte other than CR or LF where STX (0x02) should start this line.
@@ -31,10 +33,7 @@ public enum HostStatusError: Error, Hashable, Sendable {
 
 extension HostStatusError: CustomStringConvertible {
     public var description: String {
-        func hex(_ b: UInt8) -> String {
-            let s = String(b, radix: 16, uppercase: true)
-            return "0x" + (s.count == 1 ? "0" + s : s)
-        }
+        func hex(_ b: UInt8) -> String { "0x" + [b].hexString }
         switch self {
         case let .missingSTX(line, found):
             return "~HS line \(line): expected STX, found \(hex(found))"

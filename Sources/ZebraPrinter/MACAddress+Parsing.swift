@@ -1,3 +1,5 @@
+import NDEF
+
 extension MACAddress {
     /// Parses a MAC as written on Zebra tags and by people: 12 hex digits in any case
     /// (`cc78ab3ebae0`, the tag form), or six 2-digit groups joined by one separator used
@@ -23,16 +25,8 @@ extension MACAddress {
         default:
             return nil
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(6)
-        var i = 0
-        while i < 12 {
-            guard let hi = QueryDecoding.hexValue(digits[i]), let lo = QueryDecoding.hexValue(digits[i + 1]) else {
-                return nil
-            }
-            bytes.append(hi << 4 | lo)
-            i += 2
-        }
+        // 12 characters make 6 bytes only when every one is a hex digit.
+        guard let bytes = [UInt8](hex: String(decoding: digits, as: UTF8.self)), bytes.count == 6 else { return nil }
         self.init(bytes: bytes)
     }
 }

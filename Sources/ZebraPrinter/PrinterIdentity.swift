@@ -1,3 +1,5 @@
+import NDEF
+
 /// A 48-bit MAC address, printed the way Zebra's SDK does: `CC:78:AB:3E:BA:E0`.
 public struct MACAddress: Hashable, Sendable, CustomStringConvertible {
     public let bytes: [UInt8]
@@ -19,10 +21,7 @@ public struct MACAddress: Hashable, Sendable, CustomStringConvertible {
     public var isMulticast: Bool { bytes[0] & 0x01 != 0 }
 
     public var description: String {
-        bytes.map { b in
-            let s = String(b, radix: 16, uppercase: true)
-            return s.count == 1 ? "0" + s : s
-        }.joined(separator: ":")
+        bytes.hexString(separator: ":")
     }
 }
 

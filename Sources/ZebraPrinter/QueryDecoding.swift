@@ -1,3 +1,5 @@
+import NDEF
+
 /// Splits and percent-decodes a raw URI query into ordered fields (RFC 3986 §3.4, §2.1).
 ///
 /// Decisions, documented once:
@@ -34,11 +36,11 @@ enum QueryDecoding {
         while i < raw.endIndex {
             let b = raw[i]
             if b == UInt8(ascii: "%") {
-                guard raw.endIndex - i >= 3,
-                      let hi = hexValue(raw[i + 1]), let lo = hexValue(raw[i + 2]) else {
+                guard raw.endIndex - i >= 3, let byte = [UInt8](hex: String(decoding: raw[(i + 1)...(i + 2)], as: UTF8.self)),
+                      byte.count == 1 else {
                     throw ZebraTagError.invalidPercentEncoding(key: rawKey)
                 }
-                out.append(hi << 4 | lo)
+                out += byte
                 i += 3
             } else {
                 out.append(b)
@@ -49,15 +51,6 @@ enum QueryDecoding {
         case let .success(text): return text
         case .failure(.invalidUTF8): throw ZebraTagError.invalidUTF8(key: rawKey)
         case .failure(.controlCharacter): throw ZebraTagError.controlCharacterInField(key: rawKey)
-        }
-    }
-
-    static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
         }
     }
 }

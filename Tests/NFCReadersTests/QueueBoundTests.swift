@@ -12,7 +12,7 @@ struct QueueBoundTests {
     @Test("on its queue the value is read and changed")
     func onQueue() {
         let queue = DispatchQueue(label: "nfctap.test.bound")
-        let bound = QueueBound([1], on: queue)
+        let bound = QueueBound(sending: [1], to: queue)
         let seen = queue.sync { () -> [Int] in
             bound.value.append(2)
             return bound.value
@@ -23,7 +23,7 @@ struct QueueBoundTests {
     @Test("on its lane the value is read and changed; async runs there after earlier work")
     func onLane() {
         let lane = ReaderLane.lane(for: Self.reader)
-        let bound = QueueBound([1], on: lane)
+        let bound = QueueBound(sending: [1], to: lane)
         let done = DispatchSemaphore(value: 0)
         lane.async {
             bound.value.append(2)
@@ -39,7 +39,7 @@ struct QueueBoundTests {
     @Test("read off its queue, the process traps")
     func offQueueTraps() async {
         await #expect(processExitsWith: .failure) {
-            let bound = QueueBound(1, on: DispatchQueue(label: "nfctap.test.owner"))
+            let bound = QueueBound(sending: 1, to: DispatchQueue(label: "nfctap.test.owner"))
             _ = bound.value
         }
     }
@@ -48,8 +48,17 @@ struct QueueBoundTests {
     func offLaneTraps() async {
         await #expect(processExitsWith: .failure) {
             let lane = ReaderLane.lane(for: ReaderInfo(name: "QueueBound trap reader", backend: .pcsc))
-            let bound = QueueBound(1, on: lane)
+            let bound = QueueBound(sending: 1, to: lane)
             DispatchQueue(label: "nfctap.test.other").sync { _ = bound.value }
+        }
+    }
+
+    @Test("made on its queue, the value is checked there; made as if on it from elsewhere, the process traps")
+    func madeOnQueue() async {
+        let queue = DispatchQueue(label: "nfctap.test.made")
+        #expect(queue.sync { QueueBound(3, on: queue).value } == 3)
+        await #expect(processExitsWith: .failure) {
+            _ = QueueBound(1, on: DispatchQueue(label: "nfctap.test.elsewhere"))
         }
     }
 }

@@ -5,9 +5,8 @@ import Testing
 
 /// Helpers for the Type 3 / FeliCa suites.
 enum T3 {
-    static func hex(_ text: String) -> [UInt8] {
-        guard let bytes = [UInt8](hex: text) else { fatalError("bad hex literal in test: \(text)") }
-        return bytes
+    static func hex(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> [UInt8] {
+        T2.hex(text, sourceLocation: sourceLocation)
     }
 
     /// A Type3Tag on an in-process channel to `card`, as a reader hands it over after polling the

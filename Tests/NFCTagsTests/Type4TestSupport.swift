@@ -1,13 +1,13 @@
 import NDEF
 import NFCTags
 import TagEmulation
+import Testing
 
 /// Helpers for the Type 4, APDU and ATR suites (namespaced: other suites share this target).
 enum T4 {
     /// Bytes from hex text; an invalid literal is a bug in the test itself.
-    static func hex(_ text: String) -> [UInt8] {
-        guard let bytes = [UInt8](hex: text) else { fatalError("bad hex literal in test: \(text)") }
-        return bytes
+    static func hex(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> [UInt8] {
+        T2.hex(text, sourceLocation: sourceLocation)
     }
 
     /// A Type4Tag on an in-process channel to `tag`, and the channel's fault plan.

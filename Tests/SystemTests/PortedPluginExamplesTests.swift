@@ -25,7 +25,7 @@ extension PCSCSystemTests {
             return try? JSONSerialization.jsonObject(with: Data(line.dropFirst(name.count + 2).utf8), options: [.fragmentsAllowed])
         }
 
-        private func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02X", $0) }.joined() }
+        private func hex(_ bytes: [UInt8]) -> String { bytes.hexString }
 
         // MARK: Passport-reader style: async sendCommand, chained READ BINARY
 

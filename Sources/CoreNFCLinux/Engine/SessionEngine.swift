@@ -142,7 +142,7 @@ final class SessionEngine: @unchecked Sendable {
         self.sessionQueue = sessionQueue
         self.environment = environment
         self.state = Mutex(State(configuration: configuration))
-        self.confined = QueueBound(Confined(), on: queue)
+        self.confined = QueueBound(sending: Confined(), to: queue)
     }
 
     var configuration: NFCSessionConfiguration { state.withLock { $0.configuration } }
@@ -407,7 +407,7 @@ final class SessionEngine: @unchecked Sendable {
     /// Runs `action` on the session queue after `delay` of the session clock, if still active then.
     /// `action` is the app's code (not Sendable, as on iOS): it runs on the session queue only.
     func scheduleOnSessionQueue(after delay: Duration, _ action: @escaping () -> Void) {
-        let action = QueueBound(action, on: sessionQueue)
+        let action = QueueBound(unchecked: action, to: sessionQueue)
         _ = environment.clock.schedule(after: delay) { [weak self] in
             guard let self else { return }
             self.sessionQueue.async {

@@ -48,7 +48,7 @@ final class ActiveConnection: Sendable {
         self.tag = tag
         self.bound = link
         self.makeOperations = makeOperations
-        self.operations = QueueBound(nil, on: ReaderLane.lane(for: tag.presence.detected.reader))
+        self.operations = QueueBound(sending: nil, to: ReaderLane.lane(for: tag.presence.detected.reader))
     }
 
     /// The connection; on the tag's reader lane only.

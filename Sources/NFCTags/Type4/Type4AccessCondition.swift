@@ -1,3 +1,5 @@
+import NDEF
+
 /// A read or write access byte of a Type 4 capability container (docs/tags-and-readers.md §2).
 public enum Type4AccessCondition: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// `00`: access granted without security.
@@ -35,12 +37,6 @@ public enum Type4AccessCondition: Equatable, Hashable, Sendable, CustomStringCon
     }
 
     public var description: String {
-        String(byte, radix: 16, uppercase: true).leftPadded(to: 2) + "h"
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
+        [byte].hexString + "h"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NDEF
 
 /// pcsc-tools' `smartcard_list.txt` (what `pcsc_scan` explains ATRs with), parsed without trust:
 /// an entry is an ATR pattern line (upper-case hex pairs, `.` for any digit, sometimes a regular
@@ -42,7 +43,7 @@ package struct SmartcardList: Sendable {
 
     /// The descriptions of every entry whose pattern matches `atr` (as "3B 8F 80 …").
     package func descriptions(matching atr: [UInt8]) -> [String] {
-        let text = atr.map { String(format: "%02X", $0) }.joined(separator: " ")
+        let text = atr.hexString(separator: " ")
         return entries.filter { Self.matches($0.pattern, text) }.flatMap(\.descriptions)
     }
 

@@ -1,6 +1,7 @@
 import CoreNFCLinux
 import Foundation
 import Glibc
+import RecordOutput
 import Synchronization
 
 /// Tag reports from the session queue, taken by the agent's bus thread; and the stop request.

@@ -5,6 +5,7 @@ import Foundation
 import NFCReaders
 import ReaderCore
 import Pairing
+import RecordOutput
 import SDBus
 
 /// `nfctap agent`'s loop, on one thread (the D-Bus connection's): it keeps a reader session

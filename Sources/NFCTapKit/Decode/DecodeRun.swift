@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import RecordOutput
 
 /// `nfctap decode`: an NDEF message from the hex argument, a file or stdin, printed as lines or
 /// one JSON object.

@@ -1,5 +1,6 @@
 import CoreNFCLinux
 import Foundation
+import RecordOutput
 
 /// The demo's voice: narration on stderr, tags on stdout exactly as `scan` prints them (text
 /// lines, or one JSON object per line with `--json`), pauses between steps when watched.

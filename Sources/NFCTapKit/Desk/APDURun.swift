@@ -2,6 +2,7 @@ import CoreNFCLinux
 import Foundation
 import NDEF
 import NFCTags
+import RecordOutput
 
 /// One `nfctap apdu`: an `NFCTagReaderSession(pollingOption: .iso14443)` (its tags come as
 /// `.tagsDetected` events) that connects to the first ISO 7816 card, sends the APDUs in order,

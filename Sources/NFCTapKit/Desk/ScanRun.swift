@@ -1,6 +1,7 @@
 import CoreNFCLinux
 import Foundation
 import NDEF
+import RecordOutput
 
 /// One `nfctap scan`: a read-only `NFCNDEFReaderSession` that reports every tag with its details
 /// (`.tagReport` events), printing the first complete read (or, with `multi`, every read) and

@@ -1,6 +1,7 @@
 import CoreNFCLinux
 import Foundation
 import NDEF
+import RecordOutput
 
 /// One `nfctap write`: a read-write `NFCNDEFReaderSession` (its tags come as
 /// `.ndefTagsDetected` events) that connects to the first single tag, checks its status and

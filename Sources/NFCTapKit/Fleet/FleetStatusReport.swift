@@ -62,9 +62,8 @@ package struct FleetStatusReport {
         } catch {
             throw CLIError(NDEFText.safe("\(error)"))
         }
-        // File names are the user's bytes: C1 and bidi controls escaped like every other output.
         if json {
-            print(JSONString.hardened(json: report.json))
+            print(report.json)
         } else {
             for line in report.lines { print(NDEFText.safe(line)) }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RecordOutput
 
 /// One tap as `inventory` records it: a line of JSON Lines or a CSV row, same columns.
 package struct InventoryRecord: Equatable {

@@ -1,5 +1,6 @@
 import NFCTags
 import ReaderCore
+import RecordOutput
 
 /// A FeliCa card's Polling answer in tag reports (docs/tags-and-readers.md §9.4): `pmm` and
 /// `systemCode` as upper-case hex (the IDm is the report's `uid`).

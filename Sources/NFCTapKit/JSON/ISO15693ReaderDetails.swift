@@ -1,5 +1,6 @@
 import NFCTags
 import ReaderCore
+import RecordOutput
 
 /// The `"iso15693"` object of `readers --json` for an ISO 15693 (Type 5) tag: what the UID and
 /// one Get System Information say (docs/tags-and-readers.md §7.4, §7.5, docs/json-output.md).

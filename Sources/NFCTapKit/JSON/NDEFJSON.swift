@@ -1,4 +1,5 @@
 import NDEF
+import RecordOutput
 
 /// Renders an NDEF message as the CLI's JSON object:
 ///

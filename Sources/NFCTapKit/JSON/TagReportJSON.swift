@@ -1,6 +1,7 @@
 import CoreNFCLinux
 import NDEF
 import ReaderCore
+import RecordOutput
 
 /// One tag as `scan`, `inventory`, `kiosk` and `demo` print it: the `decode` object
 /// (`records`, `zebra`) plus `uid`, `type`, `product`, `capacity`, `writable`, `reader`,

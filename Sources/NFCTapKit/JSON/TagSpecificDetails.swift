@@ -1,6 +1,7 @@
 import NDEF
 import NFCTags
 import ReaderCore
+import RecordOutput
 import ZebraPrinter
 
 /// Tag-specific additions to `decode`, `scan` and the tag reports: a Zebra printer's identity.

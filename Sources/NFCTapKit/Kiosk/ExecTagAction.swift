@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NDEF
 import Pairing
+import RecordOutput
 import ZebraPrinter
 
 /// `"action": "exec"`: runs the configured program once per tap read to the end, with

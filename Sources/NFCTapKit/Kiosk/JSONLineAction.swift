@@ -1,4 +1,5 @@
 import CoreNFCLinux
+import RecordOutput
 
 /// `"action": "json"`: one `TagReportJSON` line per tap (every tap, failed reads included, with
 /// their `error`). Success = the line was written (and synced).

@@ -1,4 +1,5 @@
 import Foundation
+import ReaderCore
 import Synchronization
 import Logging
 import RecordOutput
@@ -126,19 +127,12 @@ package struct JournalLogHandler: LogHandler {
     }
 }
 
-/// Writes whole lines to stderr: one `write(2)` per line under a lock, so lines from several
-/// threads never interleave.
+/// Writes whole lines to stderr (`StandardError`) under a lock, so lines from several threads
+/// never interleave.
 package enum StandardErrorLines {
     private static let lock = Mutex(())
 
     @Sendable package static func write(_ line: String) {
-        lock.withLock { _ in
-            var bytes = Array(line.utf8)[...]
-            while !bytes.isEmpty {
-                let n = bytes.withUnsafeBytes { Foundation.write(2, $0.baseAddress, $0.count) }
-                if n < 0 { if errno == EINTR { continue } else { return } }
-                bytes = bytes.dropFirst(n)
-            }
-        }
+        lock.withLock { _ in StandardError.write(line) }
     }
 }

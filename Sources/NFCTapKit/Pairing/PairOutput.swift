@@ -1,4 +1,5 @@
 import Foundation
+import RecordOutput
 
 /// `pair --json`'s one object, filled as the run goes and printed once, on success or failure
 /// (see `PairReport` for its keys). Without `--json` nothing is printed.

@@ -1,4 +1,5 @@
 import Pairing
+import RecordOutput
 import ZebraPrinter
 
 /// How `pair` shows what happened: human lines for stderr and the pieces of its `--json` object.

@@ -2,6 +2,7 @@ import CoreNFCLinux
 import Dispatch
 import Foundation
 import Pairing
+import RecordOutput
 import ZebraPrinter
 
 /// One `nfctap pair`: waits for a printer's tap, hands its identity to the handler, then runs

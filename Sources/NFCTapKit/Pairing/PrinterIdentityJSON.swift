@@ -1,4 +1,5 @@
 import NDEF
+import RecordOutput
 import ZebraPrinter
 
 /// The `"zebra"` object of `decode`/`scan` output: absent interfaces are `null`.

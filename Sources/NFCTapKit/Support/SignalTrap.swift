@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import SystemPackage
 
 /// Turns SIGINT/SIGTERM (and SIGHUP where asked) into calls on a queue instead of the default
 /// "die now", so sessions end with Core NFC's 200 and files are flushed.
@@ -95,8 +96,8 @@ final class SignalRouter: Sendable {
     private func drain(_ fd: Int32) -> Never {
         var bytes = [UInt8](repeating: 0, count: 64)
         while true {
-            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { continue }  // EINTR
+            guard let count = try? bytes.withUnsafeMutableBytes({ try FileDescriptor(rawValue: fd).read(into: $0) }),
+                  count > 0 else { continue }
             for byte in bytes[..<count] {
                 guard byte != Self.unblockRequest else {
                     unblockTrapped()

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import SystemPackage
 #endif
 
 /// A pseudo-terminal pair in raw mode: the emulator keeps the master, clients open `path`
@@ -48,13 +49,7 @@ final class PseudoTerminal: Sendable {
 
     /// Writes all of `bytes` (retrying partial writes).
     func write(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(master, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return }
-            offset += n
-        }
+        _ = try? FileDescriptor(rawValue: master).writeAll(bytes)
     }
 
     func close() {

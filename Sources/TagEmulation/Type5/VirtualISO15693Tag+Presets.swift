@@ -14,7 +14,7 @@ extension VirtualISO15693Tag {
     public static let flipperSLIX2UID: [UInt8] = [0xE0, 0x04, 0x01, 0x08, 0x49, 0xD0, 0xDC, 0x81]
 
     /// The dump's "Data Content", 320 bytes.
-    public static let flipperSLIX2Memory: [UInt8] = hexBytes("""
+    public static let flipperSLIX2Memory: [UInt8] = [UInt8](hex: """
         03 0A 82 ED 86 39 61 D2 03 14 1E 32 B6 CA 00 3C 36 42 0C 33 53 30 37 32 32 34 30 30 00 00 00 00
         00 FF 04 01 01 00 00 00 A3 03 1E 00 26 00 00 00 00 00 0F 00 76 03 65 01 00 00 00 00 85 01 34 00
         75 09 05 00 01 00 00 00 00 00 00 00 00 00 00 00 D7 FA 00 1C 9E 1C 67 27 00 30 30 30 30 30 30 30
@@ -25,7 +25,7 @@ extension VirtualISO15693Tag {
         00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
         00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
         00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 E5 FF 00 01
-        """)
+        """)!
 
     /// A tag of `model` formatted for NDEF (`Type5CapabilityContainer.forBlankTag`, Read Multiple
     /// announced where the chip has it) holding `message` (empty: `03 00 FE`).
@@ -44,9 +44,5 @@ extension VirtualISO15693Tag {
         case ISO15693ChipModel.tagItHFIPlus.name: return [0xE0, 0x07, 0x00, 0x00, 0x1D, 0x3A, 0x55, serial]
         default: return [0xE0, 0x04, 0x01, 0x08, 0x12, 0x34, 0x56, serial]
         }
-    }
-
-    private static func hexBytes(_ text: String) -> [UInt8] {
-        text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { UInt8($0, radix: 16) }
     }
 }
