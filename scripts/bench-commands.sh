@@ -138,7 +138,7 @@ stop_serve() {
 # file just built (or just unpacked by dpkg) has ALL its pages in the page cache, and the kernel's
 # fault-around maps up to 64 KiB of already-cached pages at every fault, so more of a large binary
 # becomes resident than it uses: the same nfctap `scan` peaks at 11.9 MiB just after the build and
-# at 11.1 MiB once its pages have been read back from disk (docs/architecture.md "Start-up").
+# at 11.1 MiB once its pages have been read back from disk (the kernel reads back only what it faults in).
 # Each program's cached pages are dropped (POSIX_FADV_DONTNEED, which leaves mapped pages alone)
 # and every section runs each peer once, unmeasured, before its measured runs.
 page_cache_drop() {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fleet figures of README "Fleet", library level: records/s one station publishes (20,000
+# The fleet figures of docs/fleet.md, library level: records/s one station publishes (20,000
 # records), records/s one broker takes from 20 stations (1,000 records each: the sets of the
 # budgets), tap → consumer latency. Starts a private mosquitto on 127.0.0.1 (in a private
 # network namespace when run as root), runs `nfctap-bench fleet`, stops it. Markdown on stdout.

@@ -1,4 +1,4 @@
-// `nfctap-bench fleet PORT`: MQTT publishing figures for README "Fleet" (scripts/fleet-bench.sh
+// `nfctap-bench fleet PORT`: MQTT publishing figures for docs/fleet.md (scripts/fleet-bench.sh
 // starts a private broker on 127.0.0.1 and runs this). Everything on this one machine: broker,
 // stations (in-process forwarders, each its own connection and record file) and the consumer.
 import Fleet

@@ -17,9 +17,7 @@ import Synchronization
 ///   not race the agent for a tag that the agent still has connected.
 /// Locks die with their process, so a crashed session or agent never blocks the other.
 public enum NFCBackgroundReading {
-    /// The one variable these functions read, from `getenv` (building all of
-    /// `ProcessInfo.processInfo.environment` for it cost every session's start hundreds of
-    /// thousands of instructions: docs/architecture.md "Start-up").
+    /// The one variable these functions read, from `getenv`.
     @usableFromInline
     static func runtimeEnvironment() -> [String: String] {
         getenv("XDG_RUNTIME_DIR").map { ["XDG_RUNTIME_DIR": String(cString: $0)] } ?? [:]

@@ -3,7 +3,7 @@ import MQTT
 import Synchronization
 
 /// One `MQTTClient.connect` (DNS, TCP, the start of TLS) on a helper thread of its own, so that
-/// the forwarding thread can stop or give up at any moment (README "Fleet": bounds). The client
+/// the forwarding thread can stop or give up at any moment (docs/fleet.md: bounds). The client
 /// belongs to the helper until the result is taken, then to the forwarding thread.
 // @unchecked: `client` is used by one thread at a time: the helper until `done` is signalled, then the taker.
 final class ConnectJob: @unchecked Sendable {

@@ -184,20 +184,11 @@ extension Forwarder {
         setConnection(.stopped)
     }
 
-    /// `{"clientId", "state", "stationId", "topic"}`, keys sorted. Written by hand: JSONSerialization's
-    /// sorted keys compare with the locale, which loaded ICU's collation data into every station
-    /// (docs/architecture.md "Start-up").
+    /// `{"clientId", "state", "stationId", "topic"}`, the retained status (docs/fleet.md).
     func statusPayload(state: String) -> [UInt8] {
-        var out = "{"
-        for (index, (key, value)) in [("clientId", configuration.clientID), ("state", state),
-                                      ("stationId", configuration.stationID), ("topic", configuration.topic)].enumerated() {
-            if index > 0 { out += "," }
-            JSONString.append(key, to: &out)
-            out += ":"
-            JSONString.append(value, to: &out)
-        }
-        out += "}"
-        return Array(out.utf8)
+        let status: JSONValue = .object([("clientId", .string(configuration.clientID)), ("state", .string(state)),
+                                         ("stationId", .string(configuration.stationID)), ("topic", .string(configuration.topic))])
+        return Array(status.jsonText.utf8)
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// The forwarder's file side: opening the file the saved position was kept for (at the path, or
 /// rotated beside it), saving the position, moving on to the next file once one is done.
-/// Runs on the forwarding thread only. README "Fleet": rotation.
+/// Runs on the forwarding thread only. docs/fleet.md: rotation.
 extension Forwarder {
     func openOutbox() {
         let path = configuration.outboxPath

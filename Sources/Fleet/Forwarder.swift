@@ -3,7 +3,7 @@ import MQTT
 import Synchronization
 
 /// Publishes a JSONL record file to an MQTT broker, QoS 1, in order, from the last acknowledged
-/// record on, and keeps that position next to the file (README "Fleet").
+/// record on, and keeps that position next to the file (docs/fleet.md).
 ///
 /// The file is the outbox: the forwarder only reads it. A record counts as published once the
 /// broker's PUBACK is in; the position (`OutboxPosition`) then moves past it. A lost connection,
@@ -63,7 +63,7 @@ public final class Forwarder: @unchecked Sendable {
     var lastFileProblem: String?
     var rotationSeenAt: ContinuousClock.Instant?
     var watcher: FileWatcher?
-    /// The connection being made on its helper thread (DNS and TCP may block: README "Fleet": bounds).
+    /// The connection being made on its helper thread (DNS and TCP may block: docs/fleet.md: bounds).
     var connecting: ConnectJob?
 
     public init(configuration: ForwarderConfiguration) {

@@ -1,10 +1,10 @@
+import RecordOutput
 import Foundation
 
-/// Home Assistant's MQTT discovery for a station as a tag scanner (README "Fleet": Home
-/// Assistant): a retained config at `<prefix>/tag/<node>/<object>/config` naming the records'
-/// topic and a `value_template` that takes the tag id from each record, a device (identifiers,
-/// model, sw_version), and availability from the station's retained status (its Last Will).
-/// Taps travel as any record: through the file, so a tap during an outage reaches HA later.
+/// Home Assistant's MQTT discovery for a station as a tag scanner (docs/fleet.md, "Home
+/// Assistant"): a retained config at `<prefix>/tag/<node>/<object>/config` naming the records'
+/// topic, a `value_template` that takes the tag id from each record, and a device (identifiers,
+/// model, sw_version). HA receives the records published while it is subscribed.
 public struct HomeAssistantDiscovery: Equatable, Sendable {
     /// The discovery prefix (HA's default "homeassistant").
     public var prefix: String
@@ -38,25 +38,19 @@ public struct HomeAssistantDiscovery: Equatable, Sendable {
     public func message(for configuration: ForwarderConfiguration, softwareVersion: String) -> (topic: String, payload: [UInt8]) {
         let objectID = object ?? configuration.clientID.replacingOccurrences(of: "nfctap-", with: "station_")
         let topic = "\(prefix)/tag/\(node)/\(objectID)/config"
-        let object: [String: Any] = [
-            "topic": configuration.topic,
-            "value_template": "{{ value_json.\(field) }}",
-            "device": [
-                "identifiers": ["nfctap_\(configuration.stationID)_\(objectID)"],
-                "name": "nfctap \(Topic.stationName(ofRecords: configuration.topic))",
-                "manufacturer": "nfctap",
-                "model": "nfctap NFC station",
-                "sw_version": softwareVersion,
-            ] as [String: Any],
-            "availability": [[
-                "topic": configuration.statusTopic,
-                "value_template": "{{ value_json.state }}",
-                "payload_available": "online",
-                "payload_not_available": "offline",
-            ]],
-        ]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return (topic, Array(data))
+        // HA's MQTT tag platform keeps only these keys (no availability: it drops it).
+        let payload: JSONValue = .object([
+            ("topic", .string(configuration.topic)),
+            ("value_template", .string("{{ value_json.\(field) }}")),
+            ("device", .object([
+                ("identifiers", .array([.string("nfctap_\(configuration.stationID)_\(objectID)")])),
+                ("name", .string("nfctap \(Topic.stationName(ofRecords: configuration.topic))")),
+                ("manufacturer", .string("nfctap")),
+                ("model", .string("nfctap NFC station")),
+                ("sw_version", .string(softwareVersion)),
+            ])),
+        ])
+        return (topic, Array(payload.jsonText.utf8))
     }
 }
 

@@ -16,7 +16,7 @@ public struct OutboxPosition: Codable, Equatable, Sendable {
     /// Records acknowledged (the last one's seq in its record id).
     public var records: UInt64
     /// The record file's modification time (seconds since 1970) when the position was saved: the
-    /// files rotated after it are newer (README "Fleet": rotation). nil in positions of older versions.
+    /// files rotated after it are newer (docs/fleet.md: rotation). nil in positions of older versions.
     public var modified: Double?
     /// A hash of the file's first record (up to 256 bytes) once one is acknowledged: a new file
     /// that got the deleted one's inode number is not taken for it. nil in positions of older versions.

@@ -16,7 +16,7 @@ public struct OutboxRecord {
 /// - Only what the writer confirmed is read: nfctap's writer holds a lock on the append byte
 ///   (`WriterLocks.appendByte`) from the start of a record's `write` until its `fdatasync`
 ///   succeeded or the record was cut back, so the reader takes the file's length only while it can
-///   share that byte (README "Fleet": confirmation). A file written by another program (no locks)
+///   share that byte (docs/fleet.md: confirmation). A file written by another program (no locks)
 ///   counts as confirmed up to its last newline.
 /// - A partial last line is not returned until its newline is there.
 /// - A line longer than `maxRecordBytes` is skipped whole and reported as oversized, never in pieces.
@@ -33,7 +33,7 @@ public final class OutboxReader {
     private var confirmed: UInt64 = 0
     /// The last look found the writer in the middle of an append (poll again soon).
     public private(set) var writerBusy = false
-    /// Longest record published (1 MiB); a longer line is refused whole (README "Fleet").
+    /// Longest record published (1 MiB); a longer line is refused whole (docs/fleet.md).
     public static let maxRecordBytes = 1 << 20
 
     /// - Throws: `FleetError.io` when the file cannot be opened (ENOENT when missing),

@@ -4,7 +4,7 @@ import Foundation
 /// `<name>.<suffix>` or `<name>-<suffix>` (logrotate's `taps.jsonl.1` and `taps.jsonl-20261127`,
 /// `mv taps.jsonl taps.jsonl.old`), not compressed (`.gz`, `.xz`, `.zst`, `.bz2`, `.lz4`, `.Z`: use
 /// logrotate's `delaycompress`) and not the forwarder's own `.fleet-*` files. A rotated file keeps
-/// its inode, which is how the position file finds it again (README "Fleet": rotation). A file
+/// its inode, which is how the position file finds it again (docs/fleet.md: rotation). A file
 /// with more than one name (a hard link) or another owner is never a candidate.
 struct RotatedFiles {
     struct Candidate: Equatable {

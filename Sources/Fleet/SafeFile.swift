@@ -4,7 +4,7 @@ import RecordOutput
 /// Every file the forwarder opens (the outbox, its rotated predecessors, `<file>.fleet-position`,
 /// its `.tmp`, `<file>.fleet-lock`, the CA file) goes through here: never through a symbolic link
 /// (`O_NOFOLLOW`), never blocking on a FIFO or device (`O_NONBLOCK` while opening), and only a
-/// regular file is kept (`fstat`). README "Fleet": files.
+/// regular file is kept (`fstat`). docs/fleet.md: files.
 enum SafeFile {
     /// Opens `path` read-only. nil when it does not exist.
     /// - Throws: `FleetError.notOwnFile` for a symbolic link, FIFO, device, socket or directory;

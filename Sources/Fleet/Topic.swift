@@ -1,4 +1,4 @@
-/// MQTT topic names for records and station status (README "Fleet": topics).
+/// MQTT topic names for records and station status (docs/fleet.md: topics).
 ///
 /// Records go to `nfctap/<site>/<station>/taps` (or the URL's topic); the station's retained
 /// status, `online`/`offline` (also its Last Will), to the sibling `…/status`.

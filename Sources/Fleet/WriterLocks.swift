@@ -2,7 +2,7 @@ import Foundation
 import RecordOutput
 
 /// The locks nfctap's record writer (`DurableRecordFile`) holds, as the forwarder reads them
-/// (README "Fleet": confirmation; the writer's side, and the constants, are `DurableRecordFile+Locks.swift`).
+/// (docs/fleet.md: confirmation; the writer's side, and the constants, are `DurableRecordFile+Locks.swift`).
 ///
 /// Open file description locks (`F_OFD_*`): they belong to one open file, so they conflict with
 /// another descriptor of the same process too (inventory and its forwarder share a process).

@@ -22,10 +22,7 @@ public enum MonitorsAtExit {
         weak var monitor: (any ReaderMonitor)?
     }
 
-    /// A list, not a dictionary by `ObjectIdentifier`: a handful of monitors, and a dictionary's
-    /// first use (here on a session's start, after the reader is open) makes the Swift runtime
-    /// look up `ObjectIdentifier: Hashable` among every conformance record of the binary
-    /// (docs/architecture.md "Opening ahead").
+    /// A list: a process has a handful of monitors.
     private static let live = Mutex<[Entry]>([])
     private static let installed = Atomic(false)
 

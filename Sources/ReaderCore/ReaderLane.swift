@@ -21,8 +21,7 @@ public final class ReaderLane: Sendable {
     private let threadName: String
     /// The lane thread's `pthread_self()`, stored once when it starts (0 before; lane threads never
     /// end, so the id is never reused). Compared by `isCurrent`: storing the lane in the thread's
-    /// `threadDictionary` instead bridged it through `__SwiftValue` and cost a `scan` 2.2 M
-    /// instructions (docs/architecture.md "Start-up").
+    /// `threadDictionary` instead would bridge it through `__SwiftValue` on every check.
     private let threadID = Atomic<UInt>(0)
 
     private struct Queue {

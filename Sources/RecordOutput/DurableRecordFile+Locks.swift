@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// The writer's locks (README "Faults": one writer per file; README "Fleet": confirmation).
+/// The writer's locks (docs/faults.md: one writer per file; docs/fleet.md: confirmation).
 ///
 /// Open file description locks (`F_OFD_*`) belong to the open file, not the process, so closing
 /// another descriptor of the file in this process (inventory's forwarder reads it) never drops

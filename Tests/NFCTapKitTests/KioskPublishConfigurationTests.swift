@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import NFCTapKit
 
-/// The kiosk's `"publish"` key (README "Fleet").
+/// The kiosk's `"publish"` key (docs/fleet.md).
 @Suite("Kiosk configuration: publish")
 struct KioskPublishConfigurationTests {
     static func problem(_ json: String) -> String? { KioskConfigurationTests.problem(json) }

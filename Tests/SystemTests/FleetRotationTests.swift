@@ -6,7 +6,7 @@ import TestSupport
 
 /// Ring 3: a record file rotated while the broker is out of reach (1 and 2 rotations, with and
 /// without a forwarder restart in between), and a record whose sync fails: what reaches the real
-/// broker is every confirmed record, in order, one id each, and nothing else (README "Fleet").
+/// broker is every confirmed record, in order, one id each, and nothing else (docs/fleet.md).
 @Suite(.serialized, .enabled(if: SystemEnvironment.available("mosquitto"), "needs the test broker (scripts/test.sh starts it)"))
 struct FleetRotationTests {
     let dir = NSTemporaryDirectory() + "fleet-rotation-" + UUID().uuidString

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Ring 3: the forwarder against a real broker (scripts/services/mosquitto.sh), with the broker
-/// restarted, frozen and taken away, and the station killed (README "Fleet").
+/// restarted, frozen and taken away, and the station killed (docs/fleet.md).
 @Suite(.serialized, .enabled(if: SystemEnvironment.available("mosquitto"), "needs the test broker (scripts/test.sh starts it)"))
 struct FleetSystemTests {
     let dir = NSTemporaryDirectory() + "fleet-system-" + UUID().uuidString

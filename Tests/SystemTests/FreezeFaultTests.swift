@@ -6,7 +6,7 @@ import TagEmulation
 import Testing
 
 extension PCSCSystemTests {
-    /// Ring 3, README "Faults / Freezes": cards that stop answering or answer slowly while they stay
+    /// Ring 3, docs/faults.md, "Freezes": cards that stop answering or answer slowly while they stay
     /// in a vpcd reader, through the real pcscd. Nothing may freeze: `--timeout` bounds the command,
     /// signals end it within a second (asserted as 3 s: a loaded 2-core machine), another reader
     /// keeps working, kiosk exits on SIGTERM. Nested in the PC/SC suite (one pcscd, serialized).

@@ -7,7 +7,7 @@ import Testing
 
 /// Ring 4, faults at the USB boundary: the emulator's `hwerror` and `stall` hooks
 /// (scripts/usb-reader-emulator/usb-reader-emulator.py) make libccid see what a failing reader
-/// gives it. What must hold (README "Reader faults"): a typed error or the right data, never wrong
+/// gives it. What must hold (docs/faults.md, "Reader faults"): a typed error or the right data, never wrong
 /// data, never a hang, and the reader usable on the next tap.
 extension RealDriverTests {
     /// A scan's result is either the tag's message or a clear error; never a record with other data.

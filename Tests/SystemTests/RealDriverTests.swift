@@ -201,7 +201,7 @@ struct RealDriverTests {
         kiosk.waitForLog("reader added") { $0.hasPrefix("<6>reader added") && $0.contains("ACR122U") }
         let card = try profile.tap(try Self.ntag213(0x47))
         let lines = try waitForJSONLines(output, count: 1)
-        // The line is written before the feedback (README "Kiosk configuration"): wait for the LED command.
+        // The line is written before the feedback (docs/kiosk.md): wait for the LED command.
         var led: Int?
         for _ in 0..<100 where led == nil {
             led = try USBRing.counts(profile.key)["led"]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks through the real drivers (scripts/bench.sh section 6; README "Benchmarks"), as
+# Benchmarks through the real drivers (scripts/bench.sh section 6; docs/benchmarks.md), as
 # Markdown on stdout: pcscd 1.9.9 + libccid over readers emulated at the USB boundary.
 #
 #   scripts/usb-reader-emulator/bench-real-drivers.sh NFCTAP-BINARY [ROUNDS]

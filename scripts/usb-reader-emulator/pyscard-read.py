@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The benchmark's baseline: a straightforward pyscard reader (scripts/bench.sh, README "Benchmarks").
+"""The benchmark's baseline: a straightforward pyscard reader (scripts/bench.sh, docs/benchmarks.md).
 
     pyscard-read.py READER-SUBSTRING
 

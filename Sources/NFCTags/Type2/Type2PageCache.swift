@@ -6,10 +6,7 @@
 /// its page; links that return fewer (Identiv: 4) cost more exchanges but the same code path.
 final class Type2PageCache {
     let link: Type2Link
-    /// Byte `a` of the tag is `values[a]` once `known[a]`. A table over the addressable memory,
-    /// not a `[Int: UInt8]`: a dictionary's first use makes the Swift runtime look up `Int:
-    /// Hashable` among every conformance record of the binary, ≈ 0.1 ms in the middle of the
-    /// first read on the reader's lane (docs/architecture.md "Opening ahead").
+    /// Byte `a` of the tag is `values[a]` once `known[a]`: a table over the addressable memory.
     private var values = [UInt8](repeating: 0, count: Type2Layout.addressableBytes)
     private var known = [Bool](repeating: false, count: Type2Layout.addressableBytes)
     /// Pages per FAST_READ; 0 when FAST_READ must not be used.

@@ -56,7 +56,7 @@ package struct KioskConfiguration: Equatable, Sendable {
     package var logLevel: Logger.Level = .info
     /// Every exchange with the readers logged to stderr (`--trace`); taken at start only.
     package var trace = false
-    /// `"publish"`: every line of the output file also goes to an MQTT broker (README "Fleet").
+    /// `"publish"`: every line of the output file also goes to an MQTT broker (docs/fleet.md).
     /// A reload that changes it (or `output`) replaces the forwarder (`KioskPublisher`).
     package var publish: PublishSettings? = nil
 

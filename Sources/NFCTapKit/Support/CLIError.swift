@@ -1,4 +1,4 @@
-/// A failure with the message the user sees and its documented exit status (README "Exit codes").
+/// A failure with the message the user sees and its documented exit status (README, "Exit codes").
 ///
 /// Commands throw it; the executable's entry point prints it once, as `nfctap: error: <message>`,
 /// and exits with `status`. The same line format is used for every error nfctap prints

@@ -1,4 +1,4 @@
-/// Documented exit statuses (README "Exit codes"): what a thrown `CLIError` carries.
+/// Documented exit statuses (README, "Exit codes"): what a thrown `CLIError` carries.
 package enum ExitStatus {
     /// Success.
     package static let ok: Int32 = 0

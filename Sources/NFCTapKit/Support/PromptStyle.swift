@@ -8,8 +8,7 @@ package struct PromptStyle: Sendable {
     /// A spinner line redrawn in place (needs a terminal that understands `\r` and `ESC [K`).
     package var live: Bool
 
-    /// `TERM` and `NO_COLOR`, from `getenv` (not all of `ProcessInfo.processInfo.environment`:
-    /// docs/architecture.md "Start-up").
+    /// `TERM` and `NO_COLOR`, from `getenv`.
     package static func styleEnvironment() -> [String: String] {
         var environment: [String: String] = [:]
         for key in ["TERM", "NO_COLOR"] {

@@ -28,10 +28,7 @@ package final class SignalTrap: Sendable {
 
 /// The process's one signal pipe and the traps listening to it.
 ///
-/// Lists, not sets or a dictionary: a few signals and traps, and the first `Set<Int32>` or
-/// `[UInt64: Route]` of a process makes the Swift runtime look up the key's `Hashable`
-/// conformance among every conformance record of the binary, ≈ 0.1 ms of every command that
-/// traps a signal (a `fleet forward` station, a `scan`; docs/architecture.md "Opening ahead").
+/// Lists: a process traps a few signals.
 final class SignalRouter: Sendable {
     struct Route: Sendable {
         let signals: [Int32]

@@ -7,9 +7,8 @@ package enum Stderr {
         write(text + "\n")
     }
 
-    /// With write(2) (`StandardError`): no `FileHandle` or `Data` on the way (their first use
-    /// costs a start-up's worth of runtime look-ups, docs/architecture.md "Start-up"), and a
-    /// closed or full stderr loses the message instead of ending the process.
+    /// With write(2) (`StandardError`), not `FileHandle`: a closed or full stderr loses the
+    /// message instead of ending the process.
     package static func write(_ text: String) {
         StandardError.write(text)
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import NFCTapKit
 
-/// `nfctap fleet`: records published to an MQTT broker (README "Fleet").
+/// `nfctap fleet`: records published to an MQTT broker (docs/fleet.md).
 struct FleetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fleet",

@@ -30,7 +30,7 @@ struct Inventory: AsyncParsableCommand {
             than --duplicate-window seconds before is kept and marked "duplicate": true. A tag that
             could not be read to the end is recorded with its error, and the reader shows red.
 
-            The output file (see README "Faults"): a symbolic link, a FIFO, a device or a directory is
+            The output file (see docs/faults.md): a symbolic link, a FIFO, a device or a directory is
             refused ("-" means stdout); an existing file that is not recognisably an nfctap inventory
             in this format is refused and left untouched; a second process writing the same file is
             refused at the start, naming the process that holds it (an fcntl lock). A record that
@@ -49,7 +49,7 @@ struct Inventory: AsyncParsableCommand {
 
             With --publish (and a JSON Lines --output) every record is also published to an MQTT broker, \
             QoS 1, with a "recordId"; the file stays the outbox: a record is confirmed once on disk, and \
-            records wait there while the broker is away (README "Fleet"). A status line every 10 s \
+            records wait there while the broker is away (docs/fleet.md). A status line every 10 s \
             shows the backlog while records wait.
             """)
 

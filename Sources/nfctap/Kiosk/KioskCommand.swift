@@ -15,11 +15,11 @@ struct Kiosk: AsyncParsableCommand {
 
             Without --config: every reader, "json" to stdout. Examples/kiosk.json documents the file.
 
-            The "output" file: a symbolic link, FIFO, device or directory is refused ("-" is stdout); an existing file that is not the kiosk's JSON lines is refused and left untouched; a second process on the same file is refused, naming the PID holding it (an fcntl lock). A line that cannot be written (disk full) is cut back and the tap is red; a deleted or renamed file is replaced by a new one at the path before the next line. See README "Faults".
+            The "output" file: a symbolic link, FIFO, device or directory is refused ("-" is stdout); an existing file that is not the kiosk's JSON lines is refused and left untouched; a second process on the same file is refused, naming the PID holding it (an fcntl lock). A line that cannot be written (disk full) is cut back and the tap is red; a deleted or renamed file is replaced by a new one at the path before the next line. See docs/faults.md.
 
             "exec" programs (and "pairWith": "exec:…") run in their own process group, which is ended (SIGTERM, then SIGKILL 2 s later) when the program exits or times out: nothing started in the background outlives the tap.
 
-            With "publish": {"url": "mqtt://…"} every line of the output file also goes to an MQTT broker, QoS 1, from the file (the outbox), nothing lost while the broker is away; the backlog is logged every 30 s while records wait (README "Fleet"). A reload that changes "output" or "publish" publishes the new file from then on (logged as "publishing").
+            With "publish": {"url": "mqtt://…"} every line of the output file also goes to an MQTT broker, QoS 1, from the file (the outbox), nothing lost while the broker is away; the backlog is logged every 30 s while records wait (docs/fleet.md). A reload that changes "output" or "publish" publishes the new file from then on (logged as "publishing").
 
             Signals: SIGTERM / SIGINT finish the tag in hand and exit 0; SIGHUP reloads the configuration (an invalid one is logged and the running one kept) and reopens the output file (for logrotate).
 
