@@ -3,6 +3,9 @@
 # a brief fuzz pass. Extra arguments go to `swift test` instead (e.g. --filter ScanCLITests), with
 # the daemons up and no soak or fuzz.
 #
+#   ./scripts/test.sh --quick    the quick loop: the debug build, then rings 1 and 2 only (no
+#                                daemons, no namespace, no release build), the same summary lines.
+#
 # In two stages:
 # 1. on the machine: installs what is missing, finds the vpcd driver (never configured in /etc),
 #    builds; this stage needs the network (apt, SwiftPM);
