@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
-import SystemPackage
 #endif
+import SystemPackage
 
 extension DurableRecordFile {
     struct Opened {
