@@ -4,7 +4,7 @@ import Testing
 /// Ring 3: the forwarder, `inventory --publish` and the kiosk's publish as an operator (or an
 /// attacker with a file or a DNS server) meets them: a resolver that never answers, hostile
 /// secrets, bad CA files, broker topics, huge names, planted files, two forwarders, a reload that
-/// changes the output (docs/fleet.md, "Faults").
+/// changes the output (docs/fleet.md and docs/faults.md).
 @Suite(.serialized, .enabled(if: SystemEnvironment.available("mosquitto"), "needs the test broker (scripts/test.sh starts it)"))
 struct FleetOperatorTests {
     let dir = NSTemporaryDirectory() + "fleet-operator-" + UUID().uuidString
