@@ -142,7 +142,7 @@ Maintainer: $NFCTAP_MAINTAINER
 Installed-Size: $size
 Depends: $depends
 Recommends: libccid
-Suggests: libnfc-bin, bluez
+Suggests: libnfc-bin, bluez, pcsc-tools
 Section: utils
 Priority: optional
 Homepage: https://github.com/nfctap/nfctap
