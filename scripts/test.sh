@@ -100,7 +100,7 @@ if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
     for s in "${services[@]}"; do log "starting $s"; "start_$s"; done
 
     # The suites that need the release binary (run after the background build, see stage 1).
-    release_suites='DebPackageLintianTests/lintianIsCleanOnTheReleasePackage|ReleaseStartupTests'
+    release_suites='DebPackageLintianTests/lintianIsCleanOnTheReleasePackage|ReleaseBinaryTests'
     # Rings 1 and 2 in parallel; ring 3 one test at a time: its suites share one pcscd (with two
     # vpcd readers), one private bus and the org.bluez name, and restart pcscd under each other.
     if [ "$#" -gt 0 ]; then
