@@ -135,9 +135,10 @@ if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
             printf 'release-build\x1f0\x1f1\x1f\x1f%s\n' "the release build or the fuzz targets' build failed (log above)" >>"$summary"
             failed_any=1
         fi
-        # The kiosk under 500 virtual taps: resources flat, one line per tap (< 10 s).
+        # The kiosk under 2000 virtual taps: resources flat, one line per tap (a few seconds). Fewer taps
+        # leave the allocator's warm-up inside the judged half (500 taps grew +524…+604 KiB of +606 allowed).
         status=0
-        scripts/soak.sh 500 2>&1 | tee "$NFCTAP_TEST_RUN_DIR/soak.out" || status=$?
+        scripts/soak.sh 2000 2>&1 | tee "$NFCTAP_TEST_RUN_DIR/soak.out" || status=$?
         scripts/test-summary.sh soak "$status" <"$NFCTAP_TEST_RUN_DIR/soak.out" >>"$summary"
         [ "$status" -eq 0 ] || failed_any=1
         # Every fuzz target briefly, under AddressSanitizer (Fuzz/README.md; NFCTAP_FUZZ_SECONDS=0
