@@ -19,7 +19,7 @@ public final class Card {
     }
 
     deinit {
-        if connected { _ = SCardDisconnect(handle, DWORD(Disposition.leave.rawValue)) }
+        if connected { _ = LibraryGate.call { SCardDisconnect(handle, DWORD(Disposition.leave.rawValue)) } }
     }
 
     /// Sends one APDU and returns the reply, data + SW1 SW2 (wraps SCardTransmit).
@@ -46,7 +46,7 @@ public final class Card {
         else { pci = nfctap_pci_raw() }
         var reply = [UInt8](repeating: 0, count: Int(nfctap_max_buffer_size_extended()))
         var length = DWORD(reply.count)
-        try check(SCardTransmit(handle, pci, apdu, DWORD(apdu.count), nil, &reply, &length))
+        try check(LibraryGate.call { SCardTransmit(handle, pci, apdu, DWORD(apdu.count), nil, &reply, &length) })
         return Array(reply.prefix(Int(length)))
     }
 
@@ -57,7 +57,7 @@ public final class Card {
         guard connected else { throw PCSCError.invalidHandle }
         var reply = [UInt8](repeating: 0, count: Int(nfctap_max_buffer_size_extended()))
         var length: DWORD = 0
-        try check(SCardControl(handle, DWORD(code), data, DWORD(data.count), &reply, DWORD(reply.count), &length))
+        try check(LibraryGate.call { SCardControl(handle, DWORD(code), data, DWORD(data.count), &reply, DWORD(reply.count), &length) })
         return Array(reply.prefix(Int(length)))
     }
 
@@ -68,7 +68,7 @@ public final class Card {
         guard connected else { throw PCSCError.invalidHandle }
         var value = [UInt8](repeating: 0, count: 264)
         var length = DWORD(value.count)
-        try check(SCardGetAttrib(handle, DWORD(id), &value, &length))
+        try check(LibraryGate.call { SCardGetAttrib(handle, DWORD(id), &value, &length) })
         return Array(value.prefix(min(Int(length), value.count)))
     }
 
@@ -79,8 +79,8 @@ public final class Card {
                           initialization: Disposition = .reset) throws(PCSCError) {
         guard connected else { throw PCSCError.invalidHandle }
         var active: DWORD = 0
-        try check(SCardReconnect(handle, DWORD(share.rawValue), DWORD(protocols.rawValue),
-                                 DWORD(initialization.rawValue), &active))
+        try check(LibraryGate.call { SCardReconnect(handle, DWORD(share.rawValue), DWORD(protocols.rawValue),
+                                 DWORD(initialization.rawValue), &active) })
     }
 
     /// The reader name, state, protocol and ATR (wraps SCardStatus).
@@ -93,7 +93,7 @@ public final class Card {
         var proto: DWORD = 0
         var atr = [UInt8](repeating: 0, count: Int(MAX_ATR_SIZE))
         var atrLength = DWORD(atr.count)
-        try check(SCardStatus(handle, &name, &nameLength, &state, &proto, &atr, &atrLength))
+        try check(LibraryGate.call { SCardStatus(handle, &name, &nameLength, &state, &proto, &atr, &atrLength) })
         let names = Context.splitMultiString(name.prefix(min(Int(nameLength), name.count)).map { UInt8(bitPattern: $0) })
         return CardStatus(reader: names.first ?? reader, state: UInt(state),
                           activeProtocol: CardProtocols(rawValue: UInt(proto)),
@@ -107,6 +107,6 @@ public final class Card {
     public func disconnect(_ disposition: Disposition = .leave) throws(PCSCError) {
         guard connected else { return }
         connected = false
-        try check(SCardDisconnect(handle, DWORD(disposition.rawValue)))
+        try check(LibraryGate.call { SCardDisconnect(handle, DWORD(disposition.rawValue)) })
     }
 }

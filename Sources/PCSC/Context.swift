@@ -15,17 +15,17 @@ public final class Context: Sendable {
     /// - Throws: `PCSCError.noService` when pcscd is not running, or another `PCSCError`.
     public init() throws(PCSCError) {
         var h: SCARDCONTEXT = 0
-        try check(SCardEstablishContext(DWORD(SCARD_SCOPE_SYSTEM), nil, nil, &h))
+        try check(LibraryGate.call { SCardEstablishContext(DWORD(SCARD_SCOPE_SYSTEM), nil, nil, &h) })
         handle = h
     }
 
     deinit {
-        _ = SCardReleaseContext(handle)
+        _ = LibraryGate.call { SCardReleaseContext(handle) }
     }
 
     /// Wraps SCardIsValidContext: false once pcscd has gone away or the context was released.
     public var isValid: Bool {
-        SCardIsValidContext(handle) == 0
+        LibraryGate.call { SCardIsValidContext(handle) } == 0
     }
 
     /// The names of the readers attached now (wraps SCardListReaders). No reader → `[]`.
@@ -34,12 +34,12 @@ public final class Context: Sendable {
         // The list can grow between the size query and the read: retry on a short buffer.
         for _ in 0..<4 {
             var length: DWORD = 0
-            let sizeCode = SCardListReaders(handle, nil, nil, &length)
+            let sizeCode = LibraryGate.call { SCardListReaders(handle, nil, nil, &length) }
             if sizeCode == PCSCError.noReadersAvailable.rawValue { return [] }
             try check(sizeCode)
             guard length > 0 else { return [] }
             var buffer = [CChar](repeating: 0, count: Int(length))
-            let code = SCardListReaders(handle, nil, &buffer, &length)
+            let code = LibraryGate.call { SCardListReaders(handle, nil, &buffer, &length) }
             if code == PCSCError.noReadersAvailable.rawValue { return [] }
             if code == PCSCError.insufficientBuffer.rawValue { continue }
             try check(code)
@@ -68,7 +68,7 @@ public final class Context: Sendable {
             cStates[i].szReader = UnsafePointer(names[i])
             cStates[i].dwCurrentState = DWORD(states[i].currentStateWord)
         }
-        let code = SCardGetStatusChange(handle, Self.milliseconds(timeout), &cStates, DWORD(cStates.count))
+        let code = LibraryGate.call { SCardGetStatusChange(handle, Self.milliseconds(timeout), &cStates, DWORD(cStates.count)) }
         try check(code)
         for i in states.indices {
             states[i].setEventStateWord(UInt(cStates[i].dwEventState))
@@ -91,7 +91,7 @@ public final class Context: Sendable {
     /// (wraps SCardCancel). Safe to call from another thread.
     /// - Throws: `PCSCError` when pcscd cannot be reached.
     public func cancel() throws(PCSCError) {
-        try check(SCardCancel(handle))
+        try check(LibraryGate.call { SCardCancel(handle) })
     }
 
     /// Opens a connection to the card in `reader` (wraps SCardConnect).
@@ -102,7 +102,7 @@ public final class Context: Sendable {
     public func connect(reader: String, share: ShareMode, protocols: CardProtocols = .any) throws(PCSCError) -> Card {
         var card: SCARDHANDLE = 0
         var active: DWORD = 0
-        try check(SCardConnect(handle, reader, DWORD(share.rawValue), DWORD(protocols.rawValue), &card, &active))
+        try check(LibraryGate.call { SCardConnect(handle, reader, DWORD(share.rawValue), DWORD(protocols.rawValue), &card, &active) })
         let connected = Card(context: self, handle: card, reader: reader, activeProtocol: CardProtocols(rawValue: UInt(active)))
         if let observer = PCSCExchanges.observer {
             observer.connected(reader: reader, atr: share == .direct ? [] : (try? connected.status().atr) ?? [])

@@ -1,0 +1,64 @@
+import Dispatch
+import Foundation
+@testable import PCSC
+import Testing
+
+/// Ring 1: the gate that keeps threads out of pcsc-lite while its destructor runs at exit
+/// (`LibraryGate`). Ring 3's `ShutdownTests` exits 300 times against pcscd.
+@Suite struct PCSCLibraryGateTests {
+    @Test("an open gate runs the call and returns its code")
+    func openGateRunsTheCall() {
+        let gate = LibraryGate(closesAtExit: false)
+        var ran = false
+        let code = gate.call { ran = true; return 0x42 }
+        #expect(ran)
+        #expect(code == 0x42)
+    }
+
+    @Test("a closed gate answers SCARD_E_NO_SERVICE without entering the library")
+    func closedGateRefuses() {
+        let gate = LibraryGate(closesAtExit: false)
+        #expect(gate.close(waiting: .zero))
+        var ran = false
+        let code = gate.call { ran = true; return 0 }
+        #expect(!ran)
+        #expect(Int(code) == PCSCError.noService.rawValue)
+    }
+
+    @Test("closing waits for a call inside to return, and no call enters meanwhile")
+    func closingWaitsForTheCallInside() {
+        let gate = LibraryGate(closesAtExit: false)
+        let entered = DispatchSemaphore(value: 0)
+        let returned = DispatchSemaphore(value: 0)
+        let inside = Thread {
+            _ = gate.call {
+                entered.signal()
+                usleep(150_000)
+                returned.signal()
+                return 0
+            }
+        }
+        inside.start()
+        entered.wait()
+        let start = ContinuousClock.now
+        #expect(gate.close(waiting: .seconds(5)))
+        #expect(returned.wait(timeout: .now()) == .success, "close() returned while a call was inside")
+        #expect(ContinuousClock.now - start < .seconds(5))
+        var ran = false
+        _ = gate.call { ran = true; return 0 }
+        #expect(!ran)
+    }
+
+    @Test("closing gives up after its limit when a call never returns")
+    func closingHasALimit() {
+        let gate = LibraryGate(closesAtExit: false)
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        Thread {
+            _ = gate.call { entered.signal(); release.wait(); return 0 }
+        }.start()
+        entered.wait()
+        #expect(!gate.close(waiting: .milliseconds(50)))
+        release.signal()
+    }
+}
