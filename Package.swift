@@ -30,9 +30,13 @@ let package = Package(
         // nfctap would link libusb-0.1 without using a symbol of it; the headers are in /usr/include
         // and the module map links libnfc.
         .systemLibrary(name: "CLibNFC", providers: [.apt(["libnfc-dev"])]),
-        // libsystemd (sd-bus, sd-id128) and libmosquitto are linked as usual, through pkg-config.
-        .systemLibrary(name: "CSDBus", pkgConfig: "libsystemd"),
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto"),
+        // libsystemd (sd-bus, sd-id128; libsystemd-dev) and libmosquitto (libmosquitto-dev) are opened
+        // on first use: with them, every command would load and relocate OpenSSL, libgcrypt and three
+        // compression libraries that only the D-Bus, MQTT and station-id paths use. Each C target
+        // defines the functions its wrapper calls as forwarders (CLazyLibrary).
+        .target(name: "CLazyLibrary", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CSDBus", dependencies: ["CLazyLibrary"]),
+        .target(name: "CMosquitto", dependencies: ["CLazyLibrary"]),
 
         // Thin typed wrappers: every C call of a library lives in one module.
         .target(name: "PCSC", dependencies: ["CPCSCLite"]),

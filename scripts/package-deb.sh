@@ -125,9 +125,10 @@ case "$shlibs" in
 esac
 # systemd-sysusers makes the user (postinst); deb-systemd-helper/-invoke are in the essential
 # init-system-helpers.
-# Every library the binary calls is linked, so dpkg-shlibdeps names them all (libsystemd0,
-# libmosquitto1, libpcsclite1, libnfc6).
-depends="$shlibs, pcscd, systemd | systemd-standalone-sysusers | systemd-sysusers"
+# dpkg-shlibdeps names the linked libraries (libpcsclite1, libnfc6); libsystemd (sd-bus, sd-id128)
+# and libmosquitto are opened on first use (CLazyLibrary), so they are named here, at the versions
+# whose functions nfctap calls (sd_id128_get_machine_app_specific: systemd 233; libmosquitto 1.6).
+depends="$shlibs, libsystemd0 (>= 246), libmosquitto1 (>= 1.6), pcscd, systemd | systemd-standalone-sysusers | systemd-sysusers"
 
 find "$root" -type d -exec chmod 755 {} +
 find "$root" -type f ! -path "$root/usr/bin/*" -exec chmod 644 {} +

@@ -83,6 +83,8 @@ if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
 
     stop_all() {
         local rc=$?
+        # An interrupted run: the lane beside ends with its tests (its own trap stops its broker).
+        if [ -n "${beside:-}" ]; then pkill -TERM -f "nfctapPackageTests.xctest --testing-library" 2>/dev/null || true; wait "$beside" 2>/dev/null || true; fi
         for s in "${services[@]}"; do "stop_$s" || true; done
         if [ "$rc" -ne 0 ]; then
             # The daemons' logs go with the run directory: show their ends (the summary follows them).
@@ -101,6 +103,25 @@ if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
 
     # The suites that need the release binary (run after the background build, see stage 1).
     release_suites='DebPackageLintianTests/lintianIsCleanOnTheReleasePackage|ReleaseBinaryTests'
+    # The system suites that run beside the others (see below): the broker-only fleet suites and packaging.
+    beside_suites='FleetSystemTests|FleetRotationTests|FleetOperatorTests|DebPackageTests|DebInstallTests|DebPackageLintianTests|AgentDesktopFilesTests'
+
+    # Runs a lane of ring 3 beside `run_ring`'s, from the test bundle, with a broker of its own
+    # (its run directory inside ours); its output goes to RING.out, shown when the lane is done.
+    run_beside() {
+        local ring="$1"; shift
+        local out="$NFCTAP_TEST_RUN_DIR/$ring.out" status=0 t0=$SECONDS
+        (
+            NFCTAP_TEST_RUN_DIR="$NFCTAP_TEST_RUN_DIR/$ring"
+            mkdir -p "$NFCTAP_TEST_RUN_DIR"
+            start_mosquitto
+            trap stop_mosquitto EXIT
+            NO_COLOR=1 "$bundle" --testing-library swift-testing "$@"
+        ) >"$out" 2>&1 || status=$?
+        scripts/test-summary.sh ring "$ring" "$status" <"$out" >"$out.summary"
+        echo "$ring: $((SECONDS - t0)) s" >"$NFCTAP_TEST_RUN_DIR/$ring.time"
+        return "$status"
+    }
     # Rings 1 and 2 in parallel; ring 3 one test at a time: its suites share one pcscd (with two
     # vpcd readers), one private bus and the org.bluez name, and restart pcscd under each other.
     if [ "$#" -gt 0 ]; then
@@ -114,8 +135,20 @@ if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
         # a tap, which in a parallel run can starve the other suites' async work on 2 cores.
         log "running application tests in process"
         run_ring application --filter NFCTapKitTests --no-parallel
-        log "running system tests (serially: they share the daemons)"
-        run_ring system --filter SystemTests --skip RealDriverTests --skip "$release_suites" --no-parallel
+        # Ring 3 in two lanes at once. The suites of `beside_suites` share nothing with the rest
+        # (the fleet's own suites get a broker of their own; packaging works in temporary
+        # directories) and run beside it, straight from the test bundle: `swift test` holds the
+        # build directory's lock for as long as it runs. Both lanes mostly wait on daemons.
+        log "running system tests (serially in each of two lanes: the suites of a lane share its daemons)"
+        bundle="$(swift build --show-bin-path)/nfctapPackageTests.xctest"
+        run_beside system-beside --filter "$beside_suites" --skip "$release_suites" &
+        beside=$!
+        run_ring system --filter SystemTests --skip RealDriverTests --skip "$release_suites" --skip "$beside_suites" --no-parallel
+        wait "$beside" || failed_any=1
+        beside=""
+        cat "$NFCTAP_TEST_RUN_DIR/system-beside.out"
+        cat "$NFCTAP_TEST_RUN_DIR/system-beside.out.summary" >>"$summary"
+        log "$(cat "$NFCTAP_TEST_RUN_DIR/system-beside.time")"
         # Ring 4: pcscd + libccid and libnfc's USB drivers on readers emulated at the USB boundary.
         log "running real-driver tests (emulated USB readers)"
         run_ring real-drivers --filter RealDriverTests --no-parallel
@@ -164,7 +197,7 @@ build_start=$SECONDS
 swift build --build-tests
 log "debug build: $((SECONDS - build_start)) s"
 # The release binary the Debian package ships (scripts/lib/release-build.sh): lintian judges its
-# package (DebPackageLintianTests) and the short benchmark below measures it. Skipped when extra
+# package (DebPackageLintianTests) and ReleaseBinaryTests run it. Skipped when extra
 # arguments select tests (NFCTAP_RELEASE_BUILD=1 forces it, in the foreground).
 . scripts/lib/release-build.sh
 NFCTAP_RELEASE_BINARY="$PWD/$NFCTAP_RELEASE_SCRATCH/release/nfctap"
@@ -235,13 +268,6 @@ if [ "$(etc_state)" != "$etc_before" ]; then
     diff <(printf '%s\n' "$etc_before") <(etc_state) >&2 || true
     printf 'machine-state: 0 passed, 1 failed (/etc/reader.conf.d changed)\n' >>"$NFCTAP_TEST_SUMMARY"
     [ "$status" -ne 0 ] || status=1
-fi
-
-# A short benchmark of the release binary, printed and never failing (issue 26: figures beside
-# their goals, so a regression shows without a timed test). scripts/bench.sh is the full one.
-if [ "$#" -eq 0 ] && [ "$(cat "$NFCTAP_BACKGROUND_BUILD/status" 2>/dev/null)" = 0 ]; then
-    log "short benchmark (scripts/bench-commands.sh --quick; a measurement, not a test)"
-    NFCTAP_BIN="$NFCTAP_RELEASE_BINARY" scripts/bench-commands.sh --quick 2>&1 || log "the short benchmark did not finish (not a test failure)"
 fi
 
 # Last on screen, after any daemon logs: one line per ring, the first failure, the total.

@@ -19,6 +19,18 @@ import Testing
         }
     }
 
+    /// libsystemd and libmosquitto are opened on first use (CLazyLibrary): a command without D-Bus
+    /// or MQTT loads neither, nor OpenSSL and libgcrypt, which they bring.
+    @Test(.enabled(if: binary != nil, "needs the release build"), arguments: [["--version"], ["decode", "--help"]])
+    func aCommandWithoutDBusOrMQTTLoadsNeitherLibrary(arguments: [String]) throws {
+        let result = try runCLI(arguments, environment: ["LD_DEBUG": "files"], executable: Self.binary!)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("libc.so.6"), "LD_DEBUG=files reports what is loaded: \(result.stderr.prefix(400))")
+        for library in ["libsystemd.so", "libmosquitto.so", "libssl.so", "libcrypto.so", "libgcrypt.so"] {
+            #expect(!result.stderr.contains(library), "\(arguments) loaded \(library)")
+        }
+    }
+
     /// Through libnfc's own pn532_uart driver, by a binary with the Swift runtime, libstdc++ and
     /// libgcc linked in.
     @Test(.enabled(if: binary != nil && SystemEnvironment.available("libnfc"), "needs the release build and libnfc"))
