@@ -47,15 +47,17 @@ let package = Package(
         .target(name: "ProcessSpawn"),
 
         // Pure Swift: codecs and tag logic, testable without a reader.
+        // The one escaping of text from tags, readers and the network on its way to any output.
+        .target(name: "SafeText"),
         .target(name: "NDEF"),
         .target(name: "NFCTags", dependencies: ["NDEF"]),
         .target(name: "ZebraPrinter", dependencies: ["NDEF"]),
         // Durable record files (inventory, kiosk), CSV cells made safe, the one JSON writer.
-        .target(name: "RecordOutput", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "RecordOutput", dependencies: ["SafeText", .product(name: "SystemPackage", package: "swift-system")]),
 
         // Readers, sessions, pairing.
         // The reader model without a C library: backend protocols, tags, events, errors, lanes, trace.
-        .target(name: "ReaderCore", dependencies: ["NFCTags", "NDEF", .product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "ReaderCore", dependencies: ["NFCTags", "NDEF", "SafeText", .product(name: "SystemPackage", package: "swift-system")]),
         // The PC/SC and libnfc backends.
         .target(name: "NFCReaders", dependencies: ["ReaderCore", "NFCTags", "NDEF", "PCSC", "LibNFC"]),
         .target(name: "CoreNFCLinux", dependencies: ["ReaderCore", "NFCReaders", "NFCTags", "NDEF", .product(name: "SystemPackage", package: "swift-system")]),
@@ -76,14 +78,14 @@ let package = Package(
             name: "NFCTapKit",
             dependencies: [
                 "NDEF", "NFCTags", "ReaderCore", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "RecordOutput",
-                "DesktopIntegration", "Fleet", "SDBus",
+                "DesktopIntegration", "Fleet", "SDBus", "SafeText",
                 .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
             name: "nfctap",
             dependencies: [
-                "NFCTapKit",
+                "NFCTapKit", "SafeText",
                 "NDEF", "NFCTags", "ReaderCore", "NFCReaders", "CoreNFCLinux", "ZebraPrinter", "Pairing", "TagEmulation", "RecordOutput",
                 "DesktopIntegration", "Fleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -131,12 +133,12 @@ let package = Package(
         .testTarget(name: "ZebraPrinterTests", dependencies: ["ZebraPrinter", "NDEF", "TestSupport"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "TagEmulation", "NDEF", "TestSupport"]),
         .testTarget(name: "CoreNFCLinuxTests", dependencies: ["CoreNFCLinux", "ReaderCore", "NFCTags", "TagEmulation", "NDEF", "TestSupport"]),
-        .testTarget(name: "NFCReadersTests", dependencies: ["ReaderCore", "NFCReaders", "PCSC", "LibNFC", "NFCTags", "TagEmulation"]),
+        .testTarget(name: "NFCReadersTests", dependencies: ["ReaderCore", "NFCReaders", "PCSC", "CPCSCLite", "LibNFC", "NFCTags", "TagEmulation"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "ZebraPrinter", "SDBus"]),
         .testTarget(name: "SDBusTests", dependencies: ["SDBus", "CSDBus"]),
         .testTarget(name: "ProcessSpawnTests", dependencies: ["ProcessSpawn"]),
         .testTarget(name: "DesktopIntegrationTests", dependencies: ["DesktopIntegration", "CoreNFCLinux"]),
-        .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput"]),
+        .testTarget(name: "RecordOutputTests", dependencies: ["RecordOutput", "SafeText"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "CMosquitto", "TestSupport"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "MQTT", "RecordOutput", "TestSupport"]),
         // The application's logic without daemons: kiosk configuration and log, inventory output, agent taps, soak verdicts.

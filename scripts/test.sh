@@ -106,8 +106,9 @@ if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
     # The system suites that run beside the others (see below): the broker-only fleet suites and packaging.
     beside_suites='FleetSystemTests|FleetRotationTests|FleetOperatorTests|DebPackageTests|DebInstallTests|DebPackageLintianTests|AgentDesktopFilesTests'
 
-    # Runs a lane of ring 3 beside `run_ring`'s, from the test bundle, with a broker of its own
-    # (its run directory inside ours); its output goes to RING.out, shown when the lane is done.
+    # Runs suites of the lane beside `run_ring`'s, from the test bundle (`swift test` holds the
+    # build directory's lock for as long as it runs), with a broker of its own (its run directory
+    # inside ours). Output to RING.out, shown when the lane is done; the record to "$summary".
     run_beside() {
         local ring="$1"; shift
         local out="$NFCTAP_TEST_RUN_DIR/$ring.out" status=0 t0=$SECONDS
@@ -118,12 +119,45 @@ if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
             trap stop_mosquitto EXIT
             NO_COLOR=1 "$bundle" --testing-library swift-testing "$@"
         ) >"$out" 2>&1 || status=$?
-        scripts/test-summary.sh ring "$ring" "$status" <"$out" >"$out.summary"
-        echo "$ring: $((SECONDS - t0)) s" >"$NFCTAP_TEST_RUN_DIR/$ring.time"
+        echo "$ring: $((SECONDS - t0)) s" >>"$out"
+        scripts/test-summary.sh ring "$ring" "$status" <"$out" >>"$summary"
         return "$status"
     }
-    # Rings 1 and 2 in parallel; ring 3 one test at a time: its suites share one pcscd (with two
-    # vpcd readers), one private bus and the org.bluez name, and restart pcscd under each other.
+
+    # Waits for the release binary and the fuzz targets (the background build of stage 1).
+    background_build_ok() {
+        while [ ! -e "$NFCTAP_BACKGROUND_BUILD/status" ]; do
+            # (A build that died without a word, e.g. killed for memory, counts as failed.)
+            kill -0 "${NFCTAP_BACKGROUND_BUILD_PID:-0}" 2>/dev/null || { sleep 1; [ -e "$NFCTAP_BACKGROUND_BUILD/status" ] || echo 1 >"$NFCTAP_BACKGROUND_BUILD/status"; }
+            sleep 1
+        done
+        [ "$(cat "$NFCTAP_BACKGROUND_BUILD/status")" = 0 ]
+    }
+
+    # The second lane, beside ring 3's suites that share pcscd: the suites that share nothing
+    # with them, then (once the background build has made them) the release binary's suites and
+    # the brief fuzz pass. Output to files in the run directory; records to beside.summary.
+    lane_beside() {
+        local failed=0 status=0 summary="$NFCTAP_TEST_RUN_DIR/beside.summary"
+        run_beside system-beside --filter "$beside_suites" --skip "$release_suites" || failed=1
+        if background_build_ok; then
+            run_beside release --filter "$release_suites" || failed=1
+        else
+            { echo "the background build failed:"; tail -n 40 "$NFCTAP_BACKGROUND_BUILD/log"; } >"$NFCTAP_TEST_RUN_DIR/release.out"
+            printf 'release-build\x1f0\x1f1\x1f\x1f%s\n' "the release build or the fuzz targets' build failed (log above)" >>"$summary"
+            return 1
+        fi
+        # Every fuzz target briefly, under AddressSanitizer (Fuzz/README.md; NFCTAP_FUZZ_SECONDS=0
+        # replays the committed corpus and regression inputs only).
+        ./scripts/fuzz.sh --seconds "${NFCTAP_FUZZ_SECONDS:-5}" >"$NFCTAP_TEST_RUN_DIR/fuzz.out" 2>&1 || status=$?
+        scripts/test-summary.sh fuzz "$status" <"$NFCTAP_TEST_RUN_DIR/fuzz.out" >>"$summary"
+        [ "$status" -eq 0 ] || failed=1
+        return "$failed"
+    }
+
+    # Rings 1 and 2 in parallel; ring 3 one test at a time in each of two lanes: the suites of the
+    # first share one pcscd (with two vpcd readers), one private bus and the org.bluez name, and
+    # restart pcscd under each other; those of the second share none of them.
     if [ "$#" -gt 0 ]; then
         log "running tests: $*"
         run_ring selected "$@"
@@ -135,52 +169,29 @@ if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
         # a tap, which in a parallel run can starve the other suites' async work on 2 cores.
         log "running application tests in process"
         run_ring application --filter NFCTapKitTests --no-parallel
-        # Ring 3 in two lanes at once. The suites of `beside_suites` share nothing with the rest
-        # (the fleet's own suites get a broker of their own; packaging works in temporary
-        # directories) and run beside it, straight from the test bundle: `swift test` holds the
-        # build directory's lock for as long as it runs. Both lanes mostly wait on daemons.
-        log "running system tests (serially in each of two lanes: the suites of a lane share its daemons)"
+        log "running system tests in two lanes; the second: $beside_suites, then the release binary's suites and a brief fuzz pass"
         bundle="$(swift build --show-bin-path)/nfctapPackageTests.xctest"
-        run_beside system-beside --filter "$beside_suites" --skip "$release_suites" &
+        lane_beside &
         beside=$!
         run_ring system --filter SystemTests --skip RealDriverTests --skip "$release_suites" --skip "$beside_suites" --no-parallel
-        wait "$beside" || failed_any=1
-        beside=""
-        cat "$NFCTAP_TEST_RUN_DIR/system-beside.out"
-        cat "$NFCTAP_TEST_RUN_DIR/system-beside.out.summary" >>"$summary"
-        log "$(cat "$NFCTAP_TEST_RUN_DIR/system-beside.time")"
         # Ring 4: pcscd + libccid and libnfc's USB drivers on readers emulated at the USB boundary.
         log "running real-driver tests (emulated USB readers)"
         run_ring real-drivers --filter RealDriverTests --no-parallel
-        # The suites that judge the release binary, once the background build (stage 1) has made it.
-        log "waiting for the release binary and the fuzz targets (built in the background)"
-        while [ ! -e "$NFCTAP_BACKGROUND_BUILD/status" ]; do
-            # (A build that died without a word, e.g. killed for memory, counts as failed.)
-            kill -0 "${NFCTAP_BACKGROUND_BUILD_PID:-0}" 2>/dev/null || { sleep 1; [ -e "$NFCTAP_BACKGROUND_BUILD/status" ] || echo 1 >"$NFCTAP_BACKGROUND_BUILD/status"; }
-            sleep 1
-        done
-        if [ "$(cat "$NFCTAP_BACKGROUND_BUILD/status")" = 0 ]; then
-            log "running the release binary's tests"
-            run_ring release --filter "$release_suites" --no-parallel
-        else
-            log "the background build failed:"
-            tail -n 40 "$NFCTAP_BACKGROUND_BUILD/log" >&2
-            printf 'release-build\x1f0\x1f1\x1f\x1f%s\n' "the release build or the fuzz targets' build failed (log above)" >>"$summary"
-            failed_any=1
-        fi
         # The kiosk under 2000 virtual taps: resources flat, one line per tap (a few seconds). Fewer taps
         # leave the allocator's warm-up inside the judged half (500 taps grew +524…+604 KiB of +606 allowed).
         status=0
         scripts/soak.sh 2000 2>&1 | tee "$NFCTAP_TEST_RUN_DIR/soak.out" || status=$?
         scripts/test-summary.sh soak "$status" <"$NFCTAP_TEST_RUN_DIR/soak.out" >>"$summary"
         [ "$status" -eq 0 ] || failed_any=1
-        # Every fuzz target briefly, under AddressSanitizer (Fuzz/README.md; NFCTAP_FUZZ_SECONDS=0
-        # replays the committed corpus and regression inputs only).
-        log "brief fuzz pass"
-        status=0
-        ./scripts/fuzz.sh --seconds "${NFCTAP_FUZZ_SECONDS:-5}" 2>&1 | tee "$NFCTAP_TEST_RUN_DIR/fuzz.out" || status=$?
-        scripts/test-summary.sh fuzz "$status" <"$NFCTAP_TEST_RUN_DIR/fuzz.out" >>"$summary"
-        [ "$status" -eq 0 ] || failed_any=1
+        log "waiting for the second lane"
+        wait "$beside" || failed_any=1
+        beside=""
+        for ring in system-beside release fuzz; do
+            [ -f "$NFCTAP_TEST_RUN_DIR/$ring.out" ] || continue
+            log "the second lane's $ring:"
+            cat "$NFCTAP_TEST_RUN_DIR/$ring.out"
+        done
+        cat "$NFCTAP_TEST_RUN_DIR/beside.summary" >>"$summary" 2>/dev/null || true
     fi
     exit "$failed_any"
 fi

@@ -1,3 +1,4 @@
+import SafeText
 import NDEF
 import NFCTags
 import Synchronization
@@ -61,10 +62,8 @@ public final class ExchangeTrace: Sendable {
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 
-    /// Reader names come from devices: control characters are shown as `?`.
-    static func printable(_ text: String) -> String {
-        String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
-    }
+    /// Reader names and errors come from devices: escaped (`SafeText`).
+    static func printable(_ text: String) -> String { SafeText.escaped(text) }
 
 }
 

@@ -1,3 +1,4 @@
+import SafeText
 import ArgumentParser
 import CoreNFCLinux
 import Foundation
@@ -42,7 +43,7 @@ struct APDUCommand: AsyncParsableCommand {
     /// One argument as an APDU.
     /// - Throws: `ValidationError` when it is not hex or not one well-formed APDU (ISO 7816-4 cases 1–4).
     static func parse(_ text: String) throws -> (bytes: [UInt8], apdu: NFCISO7816APDU) {
-        let shown = NDEFText.safe(text)
+        let shown = SafeText.escaped(text)
         guard let bytes = [UInt8](hex: text) else { throw ValidationError("\"\(shown)\" is not hex") }
         guard let apdu = NFCISO7816APDU(data: Data(bytes)) else {
             throw ValidationError("\"\(shown)\" is not an APDU: CLA INS P1 P2, then optionally Lc data and/or Le (ISO 7816-4)")

@@ -1,3 +1,4 @@
+import SafeText
 import ArgumentParser
 import NFCTapKit
 import Pairing
@@ -83,7 +84,7 @@ struct Pair: AsyncParsableCommand {
             throw ValidationError("--setvar, --getvar, --status and --test-label need --handler bluez (they use its Bluetooth link)")
         }
         for setvar in setvars where !setvar.contains("=") || setvar.hasPrefix("=") {
-            throw ValidationError("--setvar takes name=value, got \(NDEFText.safe(setvar).debugDescription)")
+            throw ValidationError("--setvar takes name=value, got \(SafeText.escaped(setvar).debugDescription)")
         }
         do {
             for request in requests { try request.validate() }

@@ -54,7 +54,7 @@ struct ExchangeTraceTests {
         let trace = ExchangeTrace { line in lines.withLock { $0.append(line) } }
         trace.exchanged(command: [0xFF, 0xCA, 0x00, 0x00, 0x00], reply: nil, error: TagError.tagLost, duration: .milliseconds(12))
         trace.connected(reader: "Bad\u{1B}[31mName", atr: [])
-        #expect(lines.current == ["> FF CA 00 00 00", "< error: \(TagError.tagLost) (12.00 ms)", "connect Bad?[31mName"])
+        #expect(lines.current == ["> FF CA 00 00 00", "< error: \(TagError.tagLost) (12.00 ms)", "connect Bad\\u{1B}[31mName"])
     }
 
     @Test("a query several readers contain is refused when the session begins (code 1, naming them)")

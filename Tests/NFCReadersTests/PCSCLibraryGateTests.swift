@@ -1,14 +1,16 @@
+import CPCSCLite
 import Dispatch
 import Foundation
 @testable import PCSC
 import Testing
 
 /// Ring 1: the gate that keeps threads out of pcsc-lite while its destructor runs at exit
-/// (`LibraryGate`). Ring 3's `ShutdownTests` exits 300 times against pcscd.
+/// (`LibraryGate`, library_gate.h). Ring 3's `ShutdownTests` exits 600 times against pcscd.
 @Suite struct PCSCLibraryGateTests {
     @Test("an open gate runs the call and returns its code")
     func openGateRunsTheCall() {
-        let gate = LibraryGate(closesAtExit: false)
+        let gate = LibraryGate(gate: nfctap_gate_new())
+        defer { nfctap_gate_free(gate.gate) }
         var ran = false
         let code = gate.call { ran = true; return 0x42 }
         #expect(ran)
@@ -17,7 +19,8 @@ import Testing
 
     @Test("a closed gate answers SCARD_E_NO_SERVICE without entering the library")
     func closedGateRefuses() {
-        let gate = LibraryGate(closesAtExit: false)
+        let gate = LibraryGate(gate: nfctap_gate_new())
+        defer { nfctap_gate_free(gate.gate) }
         #expect(gate.close(waiting: .zero))
         var ran = false
         let code = gate.call { ran = true; return 0 }
@@ -27,7 +30,8 @@ import Testing
 
     @Test("closing waits for a call inside to return, and no call enters meanwhile")
     func closingWaitsForTheCallInside() {
-        let gate = LibraryGate(closesAtExit: false)
+        let gate = LibraryGate(gate: nfctap_gate_new())
+        defer { nfctap_gate_free(gate.gate) }
         let entered = DispatchSemaphore(value: 0)
         let returned = DispatchSemaphore(value: 0)
         let inside = Thread {
@@ -51,14 +55,18 @@ import Testing
 
     @Test("closing gives up after its limit when a call never returns")
     func closingHasALimit() {
-        let gate = LibraryGate(closesAtExit: false)
+        let gate = LibraryGate(gate: nfctap_gate_new())
+        defer { nfctap_gate_free(gate.gate) }
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
+        let left = DispatchSemaphore(value: 0)
         Thread {
             _ = gate.call { entered.signal(); release.wait(); return 0 }
+            left.signal()
         }.start()
         entered.wait()
         #expect(!gate.close(waiting: .milliseconds(50)))
         release.signal()
+        left.wait()  // (before the gate is freed)
     }
 }

@@ -1,7 +1,7 @@
 // A shared library opened on its first call instead of at process start. libsystemd (sd-bus,
 // sd-id128) and libmosquitto bring eight more libraries (OpenSSL, libgcrypt, compression) that
 // every nfctap command would otherwise load and relocate, although only the D-Bus, MQTT and
-// station-id paths use them (docs/architecture.md, "C libraries").
+// station-id paths use them (docs/architecture.md, "Modules").
 //
 // CSDBus and CMosquitto define each function the Swift wrappers call, with the library's own
 // prototype, as a forwarder: the first call opens the library (RTLD_LOCAL) and looks the function

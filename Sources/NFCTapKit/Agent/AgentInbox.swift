@@ -69,7 +69,7 @@ package enum AgentEvents {
     package static func emit(_ event: String, _ fields: [(String, JSONValue)] = []) {
         let text = JSONValue.object([("event", .string(event))] + fields).jsonText
         lock.withLock { _ in
-            print(text)
+            Stdout.line(text)
             StandardOutput.flush()
         }
     }

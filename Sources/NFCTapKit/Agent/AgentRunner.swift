@@ -1,3 +1,4 @@
+import SafeText
 import CoreNFCLinux
 import DesktopIntegration
 import Dispatch
@@ -229,11 +230,11 @@ package final class AgentRunner {
             let json = TagReportJSON.object(tap.report).jsonText
             defer { schedulePayloadSweep() }
             switch try dispatcher.perform(tap, bus: notifier.bus, jsonText: json, pairingFinished: { text in
-                Stderr.line("nfctap agent: \(NDEFText.safe(text))")
+                Stderr.line("nfctap agent: \(SafeText.escaped(text))")
                 AgentEvents.emit("paired", [("notification", .int(Int(id))), ("result", .string(text))])
             }) {
             case let .done(text):
-                Stderr.line("nfctap agent: \(NDEFText.safe(text))")
+                Stderr.line("nfctap agent: \(SafeText.escaped(text))")
                 fields.append(("result", .string(text)))
             case .pairingStarted:
                 fields.append(("result", .string("pairing started")))

@@ -1,3 +1,4 @@
+import SafeText
 import Foundation
 import NDEF
 import RecordOutput
@@ -30,14 +31,14 @@ package struct DecodeRun {
                 let object = try NDEFJSON.message(message, mode: mode, extraFields: TagSpecificDetails.jsonFields(for: message))
                 print(JSONDocument.line(object))
             } else {
-                for line in try NDEFText.lines(message, mode: mode) + TagSpecificDetails.lines(for: message) { print(line) }
+                for line in try NDEFText.lines(message, mode: mode) + TagSpecificDetails.lines(for: message) { Stdout.line(line) }
             }
         } catch let error as DecodeInputError {
             throw CLIError(error.description)
         } catch let error as NDEFError {
-            throw CLIError(NDEFText.safe(error.description))
+            throw CLIError(SafeText.escaped(error.description))
         } catch {
-            throw CLIError(NDEFText.safe(String(describing: error)))
+            throw CLIError(SafeText.escaped(String(describing: error)))
         }
     }
 

@@ -1,3 +1,4 @@
+import SafeText
 import CoreNFCLinux
 import Foundation
 import RecordOutput
@@ -15,8 +16,8 @@ package final class DemoNarrator: Sendable {
 
     /// Writes `text` to stderr, line by line (control characters in a line shown escaped).
     package func say(_ text: String) {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { NDEFText.safe(String($0)) }
-        Stderr.write(lines.joined(separator: "\n") + "\n")
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { SafeText.escaped(String($0)) }
+        Stderr.write(SafeText.escaped(lines.joined(separator: "\n"), keepingLayout: true) + "\n")
     }
 
     /// Prints a tag as `scan` would; with `--json`, `extra` fields follow the tag's own.
@@ -24,7 +25,7 @@ package final class DemoNarrator: Sendable {
         if json {
             print(JSONDocument.line(TagReportJSON.object(report, extra: extra)))
         } else {
-            for line in TagReportJSON.lines(report) { print(line) }
+            for line in TagReportJSON.lines(report) { Stdout.line(line) }
         }
         StandardOutput.flush()
     }

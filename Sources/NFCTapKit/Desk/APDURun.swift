@@ -86,7 +86,7 @@ package struct APDURun {
             text = "> \(command.hexString(separator: " "))\n< \(reply)"
         }
         prompt.clear()
-        print(text)
+        Stdout.line(text)
         StandardOutput.flush()
     }
 }

@@ -1,3 +1,4 @@
+import SafeText
 import CoreNFCLinux
 import Dispatch
 
@@ -25,7 +26,7 @@ package enum DeskSession {
         configuration.timeLimit = timeout > 0 ? .seconds(timeout) : nil
         configuration.readerFilter = readers.filter
         configuration.operationTimeout = readers.operationTimeout
-        configuration.alertHandler = { [prompt] text in prompt.message(NDEFText.safe(text)) }
+        configuration.alertHandler = { [prompt] text in prompt.message(SafeText.escaped(text)) }
         return configuration
     }
 

@@ -1,3 +1,4 @@
+import SafeText
 import CoreNFCLinux
 import Foundation
 import NDEF
@@ -44,8 +45,8 @@ package struct ScanRun: Sendable {
                 if multi { return output(report) }
                 guard report.completed else {
                     lastFailure = report
-                    prompt.message("Could not read the tag on \(NDEFText.safe(report.tag.reader.name)): "
-                                   + "\(NDEFText.safe(report.error?.message ?? "unknown error")). Hold it still…", .yellow)
+                    prompt.message("Could not read the tag on \(SafeText.escaped(report.tag.reader.name)): "
+                                   + "\(SafeText.escaped(report.error?.message ?? "unknown error")). Hold it still…", .yellow)
                     return
                 }
                 guard !printed, verdict.isWinner(report) else { return }
@@ -63,12 +64,12 @@ package struct ScanRun: Sendable {
             if error.code == .readerSessionInvalidationErrorUserCanceled || error.code == .readerSessionInvalidationErrorSessionTimeout { return }
         } else if error.code == .readerSessionInvalidationErrorSessionTimeout, let failed = lastFailure, let why = failed.error {
             throw CLIError("no tag could be read within \(ScanFailure.seconds(timeout)): the tag on "
-                           + "\(NDEFText.safe(failed.tag.reader.name)) failed: \(NDEFText.safe(why.message))",
+                           + "\(SafeText.escaped(failed.tag.reader.name)) failed: \(SafeText.escaped(why.message))",
                            status: ExitStatus.noTag)
         } else if error.code == .readerSessionInvalidationErrorSessionTimeout, let tag = session.lastDetectedTag {
             // A tag was there but its read had not ended (a card answering slowly, or not at all).
             throw CLIError("no tag could be read within \(ScanFailure.seconds(timeout)): the tag on "
-                           + "\(NDEFText.safe(tag.reader.name)) did not answer in time",
+                           + "\(SafeText.escaped(tag.reader.name)) did not answer in time",
                            status: ExitStatus.noTag)
         }
         throw ScanFailure.sessionEnded(error, timeout: timeout)
@@ -78,13 +79,13 @@ package struct ScanRun: Sendable {
     private func output(_ report: NFCTagReport) {
         let text = json ? JSONDocument.line(TagReportJSON.object(report)) : TagReportJSON.lines(report).joined(separator: "\n")
         prompt.clear()
-        print(text)
+        Stdout.line(text)
         StandardOutput.flush()
     }
 
     /// "Hold a tag near A…", "Hold a tag near A or B…".
     package static func holdMessage(_ names: [String]) -> String {
-        let safe = names.map(NDEFText.safe)
+        let safe = names.map { SafeText.escaped($0) }
         switch safe.count {
         case 0: return "Hold a tag near the reader…"
         case 1: return "Hold a tag near \(safe[0])…"

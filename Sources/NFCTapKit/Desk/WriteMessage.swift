@@ -1,3 +1,4 @@
+import SafeText
 import CoreNFCLinux
 import Foundation
 import NDEF
@@ -31,7 +32,7 @@ package struct WriteMessage {
             do {
                 record = try MediaRecord(mediaType: mime, payload: payload).record()
             } catch {
-                throw CLIError("cannot encode a MIME record of type \"\(NDEFText.safe(mime))\": \(error)")
+                throw CLIError("cannot encode a MIME record of type \"\(SafeText.escaped(mime))\": \(error)")
             }
         } else if let ndefFile {
             let bytes = try Self.read(ndefFile)
@@ -39,7 +40,7 @@ package struct WriteMessage {
             do {
                 decoded = try NDEFMessage(bytes: bytes, mode: .strict)
             } catch {
-                throw CLIError("\(ndefFile) is not one well-formed NDEF message: \(NDEFText.safe(String(describing: error)))")
+                throw CLIError("\(ndefFile) is not one well-formed NDEF message: \(SafeText.escaped(String(describing: error)))")
             }
             try self.init(decoded)
             return

@@ -1,3 +1,4 @@
+import SafeText
 import CoreNFCLinux
 import Foundation
 import NDEF
@@ -130,10 +131,10 @@ package struct WriteRun {
             var line = "Wrote \(message.bytes.count) bytes (\(message.summary))"
             if let tag { line += " to UID \(tag.uid.hexString(separator: ":")) on \(tag.reader)" }
             line += ", capacity \(capacity) bytes" + (lock ? "; the tag is now read-only" : "")
-            text = NDEFText.safe(line)
+            text = SafeText.escaped(line)
         }
         prompt.clear()
-        print(text)
+        Stdout.line(text)
         StandardOutput.flush()
     }
 }

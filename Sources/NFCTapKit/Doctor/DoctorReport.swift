@@ -16,7 +16,7 @@ package enum DoctorReport {
         findings += USBReaderDriverCheck().run(root)
         findings += LibNFCConfigCheck().run(root, environment: environment)
         findings.append(BlueZCheck().run())
-        print(render(findings))
+        Stdout.line(render(findings))
         return !findings.contains(where: { $0.status == .failure })
     }
 

@@ -1,3 +1,4 @@
+import SafeText
 import Fleet
 import Foundation
 import RecordOutput
@@ -60,12 +61,12 @@ package struct FleetStatusReport {
         do {
             report = try FleetStatusReport(file: file)
         } catch {
-            throw CLIError(NDEFText.safe("\(error)"))
+            throw CLIError(SafeText.escaped("\(error)"))
         }
         if json {
             print(report.json)
         } else {
-            for line in report.lines { print(NDEFText.safe(line)) }
+            for line in report.lines { Stdout.line(line) }
         }
     }
 }

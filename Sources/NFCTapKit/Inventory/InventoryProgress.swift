@@ -1,3 +1,4 @@
+import SafeText
 import Foundation
 import Synchronization
 
@@ -21,9 +22,9 @@ package final class InventoryProgress: Sendable {
     package func confirmed(_ record: InventoryRecord, complete: Bool, stats: InventoryStats) {
         let uid = Self.readableUID(record.uid)
         var line = complete ? "✓ #\(record.sequence) \(uid)" : "✗ #\(record.sequence) \(uid)"
-        if let product = record.product { line += " " + NDEFText.safe(product) }
+        if let product = record.product { line += " " + SafeText.escaped(product) }
         if record.duplicate { line += " (duplicate)" }
-        if !complete, let error = record.error { line += ": " + NDEFText.safe(error) + " (recorded; tap again)" }
+        if !complete, let error = record.error { line += ": " + SafeText.escaped(error) + " (recorded; tap again)" }
         lineOpen.withLock { lineOpen in
             if live {
                 let count = "\(stats.taps) taps, \(stats.uniqueTags) unique, \(stats.duplicates) duplicates"

@@ -1,3 +1,5 @@
+import SafeText
+
 /// Counts for the end-of-run summary.
 package struct InventoryStats: Equatable {
     package struct Group: Equatable {
@@ -39,9 +41,9 @@ package struct InventoryStats: Equatable {
                      + (incomplete > 0 ? ", \(incomplete) not read to the end" : "")]
         for name in groups.keys.sorted() {
             guard let group = groups[name] else { continue }
-            lines.append("  \(NDEFText.safe(name)): \(plural(group.taps, "tap")), \(plural(group.tags.count, "tag"))")
+            lines.append("  \(SafeText.escaped(name)): \(plural(group.taps, "tap")), \(plural(group.tags.count, "tag"))")
         }
-        lines.append("Records: \(NDEFText.safe(destination))")
+        lines.append("Records: \(SafeText.escaped(destination))")
         return lines
     }
 }

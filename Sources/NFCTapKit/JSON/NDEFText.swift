@@ -1,3 +1,4 @@
+import SafeText
 import Foundation
 import NDEF
 import RecordOutput
@@ -34,7 +35,7 @@ package enum NDEFText {
                                      mode: mode, limits: limits, depth: depth + 1)
                 }
             } catch let error as NDEFError where mode == .relaxed {
-                out.append(label + generic(record) + idNote + " (error: \(safe(error.description)))")
+                out.append(label + generic(record) + idNote + " (error: \(SafeText.escaped(error.description)))")
             }
         }
         return out
@@ -47,10 +48,10 @@ package enum NDEFText {
         case .empty:
             return ("Empty", nil)
         case let .uri(u):
-            return ("URI \(safe(u.uri))", nil)
+            return ("URI \(SafeText.escaped(u.uri))", nil)
         case let .text(t):
             let encoding = t.encoding.isUTF16 ? " (UTF-16)" : ""
-            return ("Text [\(safe(t.language))] \(quoted(t.text))\(encoding)", nil)
+            return ("Text [\(SafeText.escaped(t.language))] \(quoted(t.text))\(encoding)", nil)
         case let .smartPoster(p):
             guard depth + 1 <= limits.maxNestingDepth else {
                 throw NDEFError.limitExceeded(.nestingDepth, limit: limits.maxNestingDepth, offset: 0)
@@ -58,22 +59,22 @@ package enum NDEFText {
             var details: [String] = []
             if let action = p.action { details.append("action " + (action.name ?? String(action.rawValue))) }
             if let size = p.size { details.append("size \(size)") }
-            if let type = p.mimeType { details.append("type \(safe(type))") }
+            if let type = p.mimeType { details.append("type \(SafeText.escaped(type))") }
             let suffix = details.isEmpty ? "" : " (" + details.joined(separator: ", ") + ")"
             let nested = try NDEFMessage(bytes: record.payload, mode: mode, limits: limits)
-            return ("Smart Poster \(safe(p.uri.uri))\(suffix)", nested.records)
+            return ("Smart Poster \(SafeText.escaped(p.uri.uri))\(suffix)", nested.records)
         case let .media(m):
             let content: String
             if let text = m.text { content = quoted(text) }
-            else if m.isJSON, let json = JSONValue(parsing: m.payload) { content = safe(json.jsonText) }
+            else if m.isJSON, let json = JSONValue(parsing: m.payload) { content = SafeText.escaped(json.jsonText) }
             else { content = hexPreview(m.payload) }
-            return ("MIME \(safe(m.mediaType)), \(bytes(m.payload.count)): \(content)", nil)
+            return ("MIME \(SafeText.escaped(m.mediaType)), \(bytes(m.payload.count)): \(content)", nil)
         case let .absoluteURI(u):
-            return ("Absolute URI \(safe(u.uri)), \(bytes(u.payload.count))\(preview(u.payload))", nil)
+            return ("Absolute URI \(SafeText.escaped(u.uri)), \(bytes(u.payload.count))\(preview(u.payload))", nil)
         case let .androidApplication(aar):
-            return ("Android app \(safe(aar.packageName))", nil)
+            return ("Android app \(SafeText.escaped(aar.packageName))", nil)
         case let .external(e):
-            return ("External \(safe(e.name)), \(bytes(e.payload.count))\(preview(e.payload))", nil)
+            return ("External \(SafeText.escaped(e.name)), \(bytes(e.payload.count))\(preview(e.payload))", nil)
         case .unknown:
             return (generic(record), nil)
         }
@@ -94,22 +95,6 @@ package enum NDEFText {
 
     private static func quoted(_ s: String) -> String {
         let escaped = s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        return "\"" + safe(escaped) + "\""
-    }
-
-    /// Escapes C0/C1 controls, DEL and bidirectional overrides/isolates as `\u{…}`.
-    package static func safe(_ s: String) -> String {
-        var out = ""
-        for scalar in s.unicodeScalars {
-            let v = scalar.value
-            // The controls JSON output escapes too (`JSONString.needsEscape`): C0, DEL, C1, bidi
-            // controls (U+200E/F, U+202A–E, U+2066–9) and the line/paragraph separators U+2028/9.
-            if JSONString.needsEscape(scalar) {
-                out += "\\u{" + String(v, radix: 16, uppercase: true) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        return "\"" + SafeText.escaped(escaped) + "\""
     }
 }

@@ -1,3 +1,4 @@
+import SafeText
 import CoreNFCLinux
 import NDEF
 import ReaderCore
@@ -73,9 +74,9 @@ package enum TagReportJSON {
         heading += " UID \(report.tag.uid.hexString(separator: ":")) on \(report.tag.reader.name)"
         if let capacity = details?.capacity { heading += ", \(capacity) bytes" }
         if let status = details?.status { heading += status == .readOnly ? ", read-only" : status == .readWrite ? ", writable" : "" }
-        var lines = [NDEFText.safe(heading)]
+        var lines = [SafeText.escaped(heading)]
         if let error = report.error, error.code != .ndefReaderSessionErrorZeroLengthMessage {
-            lines.append("  " + NDEFText.safe(error.localizedDescription))
+            lines.append("  " + SafeText.escaped(error.localizedDescription))
         }
         guard let bytes = report.ndefBytes else { return lines }
         if bytes.isEmpty { return lines + ["  (empty NDEF message)"] }
@@ -84,7 +85,7 @@ package enum TagReportJSON {
             lines += try NDEFText.lines(message, mode: .relaxed).map { "  " + $0 }
             lines += TagSpecificDetails.lines(for: message).map { "  " + $0 }
         } catch {
-            lines.append("  malformed NDEF message: " + NDEFText.safe(String(describing: error)))
+            lines.append("  malformed NDEF message: " + SafeText.escaped(String(describing: error)))
         }
         return lines
     }

@@ -1,3 +1,4 @@
+import SafeText
 import NDEF
 import NFCTags
 import ReaderCore
@@ -17,7 +18,7 @@ package enum TagSpecificDetails {
             guard let identity = try ZebraTag.identity(from: message) else { return [] }
             return PrinterIdentityJSON.lines(identity)
         } catch {
-            return ["Zebra tag, but unusable: " + NDEFText.safe(String(describing: error))]
+            return ["Zebra tag, but unusable: " + SafeText.escaped(String(describing: error))]
         }
     }
 

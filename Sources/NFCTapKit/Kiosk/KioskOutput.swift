@@ -1,3 +1,4 @@
+import SafeText
 import Foundation
 import RecordOutput
 import Synchronization
@@ -100,7 +101,7 @@ package final class KioskOutput: Sendable {
                 }
                 let file = try DurableRecordFile(path: path, format: KioskOutput.format, mode: 0o640, calls: calls) { warning in
                     // Same shape as the kiosk log (journald priority 4: warning).
-                    Stderr.line("<4>output: " + NDEFText.safe(warning))
+                    Stderr.line("<4>output: " + SafeText.escaped(warning))
                 }
                 file.syncsEachRecord = sync
                 files[key] = (file, 1)

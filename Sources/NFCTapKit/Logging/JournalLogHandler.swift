@@ -1,3 +1,4 @@
+import SafeText
 import Foundation
 import ReaderCore
 import Synchronization
@@ -42,7 +43,7 @@ package struct JournalLogHandler: LogHandler {
 
     /// The line for one event, without its newline.
     package static func line(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
-        var out = "<\(priority(level))>" + escaped(message)
+        var out = "<\(priority(level))>" + SafeText.escaped(message)
         for key in metadata.keys.sorted() {
             out += " " + escapedKey(key) + "=" + value(metadata[key]!)
         }
@@ -85,16 +86,9 @@ package struct JournalLogHandler: LogHandler {
         let needsQuotes = s.isEmpty || s.unicodeScalars.contains { c in
             c == " " || c == "\"" || c == "\\" || c == "=" || c.value < 0x20 || c.value == 0x7F
         }
-        guard needsQuotes else { return escaped(s) }
-        var out = "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default: out += escaped(scalar: c)
-            }
-        }
-        return out + "\""
+        guard needsQuotes else { return SafeText.escaped(s) }
+        let quoted = s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\"" + SafeText.escaped(quoted) + "\""
     }
 
     /// Keys are ours, but keep them one token anyway.
@@ -103,27 +97,6 @@ package struct JournalLogHandler: LogHandler {
             c == " " || c == "=" || c == "\"" || c.value < 0x20 || c.value == 0x7F ? "_" : Character(c)
         })
         return cleaned.isEmpty ? "_" : cleaned
-    }
-
-    /// Control characters (line breaks included), DEL and bidirectional overrides as `\n`, `\u{1B}`.
-    package static func escaped(_ s: String) -> String {
-        var out = ""
-        for c in s.unicodeScalars { out += escaped(scalar: c) }
-        return out
-    }
-
-    private static func escaped(scalar c: Unicode.Scalar) -> String {
-        switch c {
-        case "\n": return "\\n"
-        case "\r": return "\\r"
-        case "\t": return "\\t"
-        default:
-            // The set every output escapes (`JSONString.needsEscape`; U+200E/F included).
-            if JSONString.needsEscape(c) {
-                return "\\u{" + String(c.value, radix: 16, uppercase: true) + "}"
-            }
-            return String(c)
-        }
     }
 }
 

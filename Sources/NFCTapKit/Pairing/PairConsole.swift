@@ -1,3 +1,4 @@
+import SafeText
 import Dispatch
 import Foundation
 import Synchronization
@@ -34,7 +35,7 @@ package final class PairConsole: Sendable {
     package func line(_ text: String) {
         state.withLock { s in
             s.clearSpinner()
-            Stderr.write(text + "\n")
+            Stderr.write(SafeText.escaped(text, keepingLayout: true) + "\n")
         }
     }
 

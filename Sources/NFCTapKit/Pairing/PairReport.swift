@@ -1,3 +1,4 @@
+import SafeText
 import Pairing
 import RecordOutput
 import ZebraPrinter
@@ -47,7 +48,7 @@ package enum PairReport {
 
     /// What the handler did, for stderr.
     package static func lines(_ result: PairingResult, identity: PrinterIdentity) -> [String] {
-        let serial = NDEFText.safe(identity.serial)
+        let serial = SafeText.escaped(identity.serial)
         switch result {
         case .paired(let p), .alreadyPaired(let p):
             let kind = p.transport == .le ? "Bluetooth LE" : "Bluetooth Classic"
@@ -58,14 +59,14 @@ package enum PairReport {
             if let info = p.deviceInformation {
                 let parts = [("model", info.model), ("serial", info.serial), ("firmware", info.firmware),
                              ("manufacturer", info.manufacturer)]
-                    .compactMap { name, value in value.map { "\(name) \(NDEFText.safe($0))" } }
+                    .compactMap { name, value in value.map { "\(name) \(SafeText.escaped($0))" } }
                 if !parts.isEmpty { lines.append("  Device Information: " + parts.joined(separator: ", ")) }
             }
             return lines
         case .printed:
             return ["Printed printer \(serial) as one JSON line on stdout"]
         case .handedOff(let outcome):
-            return ["\(NDEFText.safe(outcome.arguments[0])) handled printer \(serial) (exit status \(outcome.exitStatus))"]
+            return ["\(SafeText.escaped(outcome.arguments[0])) handled printer \(serial) (exit status \(outcome.exitStatus))"]
         }
     }
 

@@ -1,3 +1,4 @@
+import SafeText
 import CoreNFCLinux
 import Dispatch
 import Foundation
@@ -52,7 +53,7 @@ package struct PairRun: Sendable {
             throw ended(error, console: console)
         }
         phase.tapDone()
-        for line in PrinterIdentityJSON.lines(identity) { console.line(NDEFText.safe(line)) }
+        for line in PrinterIdentityJSON.lines(identity) { console.line(SafeText.escaped(line)) }
 
         var output = PairOutput(json: json, fields: [
             ("printer", PrinterIdentityJSON.object(identity)), ("handler", .string(handler.name)),
@@ -66,7 +67,7 @@ package struct PairRun: Sendable {
         if dryRun {
             let sentence = chosen.describe(identity, options: pairingOptions) + PairReport.plan(requests)
             output.add("dryRun", .string(sentence))
-            if json { output.finish() } else { print(sentence) }
+            if json { output.finish() } else { Stdout.line(sentence) }
             return
         }
 
@@ -105,7 +106,7 @@ package struct PairRun: Sendable {
                     console.line("Set \(name) to \"\(value)\"")
                 case let .variable(name, value):
                     variables.append((name, .string(value)))
-                    console.line("\(name) = \"\(NDEFText.safe(value))\"")
+                    console.line("\(name) = \"\(SafeText.escaped(value))\"")
                 case let .status(status):
                     output.add("status", PairReport.json(status))
                     for line in PairReport.lines(status) { console.line(line) }
@@ -129,9 +130,9 @@ package struct PairRun: Sendable {
         case .readerSessionInvalidationErrorSessionTimeout:
             return console.failure("no printer tag was tapped within \(timeoutText) s", status: ExitStatus.noTag)
         case .readerErrorUnsupportedFeature, .readerSessionInvalidationErrorSessionTerminatedUnexpectedly:
-            return console.failure(NDEFText.safe(error.message), status: ExitStatus.noReader)
+            return console.failure(SafeText.escaped(error.message), status: ExitStatus.noReader)
         default:
-            return console.failure(NDEFText.safe(error.message), status: ExitStatus.failure)
+            return console.failure(SafeText.escaped(error.message), status: ExitStatus.failure)
         }
     }
 
@@ -140,6 +141,6 @@ package struct PairRun: Sendable {
     }
 
     package static func message(_ error: any Error) -> String {
-        NDEFText.safe((error as? PairingError)?.description ?? String(describing: error))
+        SafeText.escaped((error as? PairingError)?.description ?? String(describing: error))
     }
 }

@@ -1,3 +1,4 @@
+import SafeText
 import CoreNFCLinux
 import NDEF
 import ZebraPrinter
@@ -54,7 +55,7 @@ package enum PairTagVerdict {
         guard let first = message.records.first else { return "an empty NDEF message" }
         var text: String
         if first.tnf == .wellKnown, first.type == URIRecord.type, let uri = try? URIRecord(record: first, mode: .relaxed).uri {
-            text = NDEFText.safe(uri)
+            text = SafeText.escaped(uri)
         } else if let line = (try? NDEFText.lines(NDEFMessage(records: [first]), mode: .relaxed))?.first {
             text = line.hasPrefix("1: ") ? String(line.dropFirst(3)) : line
         } else {
@@ -69,13 +70,13 @@ package enum PairTagVerdict {
     package var message: String {
         switch self {
         case .printer(let identity):
-            return "printer \(NDEFText.safe(identity.serial))"
+            return "printer \(SafeText.escaped(identity.serial))"
         case .notZebra(let holds):
             return "not a Zebra printer tag: it holds \(holds); tap the printer's Print Touch logo"
         case .unusableZebra(let error):
-            return "this is a Zebra printer tag, but it cannot be used: \(NDEFText.safe(error.description))"
+            return "this is a Zebra printer tag, but it cannot be used: \(SafeText.escaped(error.description))"
         case .unreadable(let why):
-            return "could not read the tag (\(NDEFText.safe(why))): hold it still against the reader"
+            return "could not read the tag (\(SafeText.escaped(why))): hold it still against the reader"
         }
     }
 }

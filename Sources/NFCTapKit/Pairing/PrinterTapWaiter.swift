@@ -1,3 +1,4 @@
+import SafeText
 import CoreNFCLinux
 import Foundation
 import Synchronization
@@ -82,10 +83,10 @@ package final class PrinterTapWaiter: Sendable {
                 case .readerAdded(let reader):
                     // Readers are reported one by one: the first gets the prompt, others a line each.
                     if prompted {
-                        console.line("…or near \(NDEFText.safe(reader.name))")
+                        console.line("…or near \(SafeText.escaped(reader.name))")
                     } else {
                         prompted = true
-                        console.line("Hold the printer's NFC tag (the Print Touch logo) near \(NDEFText.safe(reader.name))…")
+                        console.line("Hold the printer's NFC tag (the Print Touch logo) near \(SafeText.escaped(reader.name))…")
                         console.startSpinner(deadline: deadline)
                     }
                 case .tagReport(let report):

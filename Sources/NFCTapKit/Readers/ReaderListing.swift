@@ -1,3 +1,4 @@
+import SafeText
 import Foundation
 import NDEF
 import NFCReaders
@@ -125,8 +126,8 @@ package enum ReaderListing {
         } else {
             for e in entries {
                 let tag = e.tag.map { "\($0.technology) tag, UID \($0.uid.isEmpty ? "unknown" : $0.uid), ATR \($0.atr)" } ?? "no tag"
-                print("\(e.name)\t\(e.backend)\t\(tag)")
-                for line in e.tag?.explanation ?? [] { print("\t\(NDEFText.safe(line))") }
+                Stdout.line("\(e.name)\t\(e.backend)\t\(tag)")
+                for line in e.tag?.explanation ?? [] { print("\t\(SafeText.escaped(line))") }
             }
         }
         if let pcscProblem {

@@ -1,3 +1,4 @@
+import SafeText
 import Dispatch
 import Foundation
 import Synchronization
@@ -52,9 +53,11 @@ package final class Prompt: Sendable {
         }
     }
 
-    /// A line on stderr (the spinner line is cleared first and comes back at the next tick).
+    /// A line on stderr (the spinner line is cleared first and comes back at the next tick); text
+    /// from tags and readers in it is escaped (`SafeText`).
     package func message(_ text: String, _ colour: PromptStyle.Colour? = nil) {
-        let painted = colour.map { style.paint(text, $0) } ?? text
+        let safe = SafeText.escaped(text, keepingLayout: true)
+        let painted = colour.map { style.paint(safe, $0) } ?? safe
         state.withLock { s in
             s.eraseSpinner()
             Self.write(painted + "\n")

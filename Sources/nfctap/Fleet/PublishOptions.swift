@@ -1,3 +1,4 @@
+import SafeText
 import ArgumentParser
 import Fleet
 import Foundation
@@ -33,10 +34,10 @@ struct PublishOptions: ParsableArguments {
             settings = try PublishSettings(url: url, caFile: caFile)
             if homeAssistant { settings.homeAssistant = try HomeAssistantDiscovery(prefix: homeAssistantPrefix) }
         } catch {
-            throw CLIError("--publish: " + NDEFText.safe("\(error)"))
+            throw CLIError("--publish: " + SafeText.escaped("\(error)"))
         }
         if let caFile {
-            do { try CAFile.validate(caFile) } catch { throw CLIError("--mqtt-ca: " + NDEFText.safe("\(error)")) }
+            do { try CAFile.validate(caFile) } catch { throw CLIError("--mqtt-ca: " + SafeText.escaped("\(error)")) }
         }
         if settings.url.password != nil, getenv(PublishSettings.passwordVariable) == nil {
             log("nfctap: warning: the MQTT password on the command line is visible to other users (ps): prefer \(PublishSettings.passwordVariable)")
@@ -45,19 +46,19 @@ struct PublishOptions: ParsableArguments {
         do {
             stationID = try StationIdentity.stationID()
         } catch {
-            throw CLIError(NDEFText.safe("\(error)"))
+            throw CLIError(SafeText.escaped("\(error)"))
         }
         var configuration = settings.configuration(outbox: outbox, stationID: stationID, softwareVersion: NFCTap.version)
         tune(&configuration)
         let forwarder = Forwarder(configuration: configuration)
-        forwarder.onLog = { _, message in log(NDEFText.safe(message)) }
+        forwarder.onLog = { _, message in log(SafeText.escaped(message)) }
         do {
             try forwarder.start()
         } catch {
-            throw CLIError(NDEFText.safe("\(error)"))
+            throw CLIError(SafeText.escaped("\(error)"))
         }
         let monitor = ForwarderMonitor(forwarder: forwarder, interval: .milliseconds(Int64(statusEvery * 1000))) { status in
-            log("MQTT: " + NDEFText.safe(status.summary))
+            log("MQTT: " + SafeText.escaped(status.summary))
         }
         Self.monitors.withLock { $0.append(monitor) }
         return forwarder

@@ -1,3 +1,4 @@
+import SafeText
 import ArgumentParser
 import CoreNFCLinux
 import Dispatch
@@ -96,12 +97,12 @@ struct Inventory: AsyncParsableCommand {
         let destination: InventoryOutput
         do {
             if let output, output != "-" {
-                destination = try InventoryOutput(path: output, format: format) { progress.note("nfctap: warning: " + NDEFText.safe($0)) }
+                destination = try InventoryOutput(path: output, format: format) { progress.note("nfctap: warning: " + SafeText.escaped($0)) }
             } else {
                 destination = try InventoryOutput(standardOutputWith: format)
             }
         } catch let error as InventoryOutputError {
-            throw progress.fail(NDEFText.safe(error.description), status: ExitStatus.failure)
+            throw progress.fail(SafeText.escaped(error.description), status: ExitStatus.failure)
         }
 
         let environment = readerOptions.environment
@@ -114,7 +115,7 @@ struct Inventory: AsyncParsableCommand {
         defer {
             if let forwarder {
                 forwarder.stop(drain: .seconds(2))
-                progress.note("MQTT: " + NDEFText.safe(forwarder.status.summary))
+                progress.note("MQTT: " + SafeText.escaped(forwarder.status.summary))
             }
         }
 
@@ -122,7 +123,7 @@ struct Inventory: AsyncParsableCommand {
         do {
             readers = try InventoryPreflight.readers(in: environment, matching: readerOptions.readers)
         } catch {
-            throw progress.fail(NDEFText.safe(String(describing: error)), status: ExitStatus.noReader)
+            throw progress.fail(SafeText.escaped(String(describing: error)), status: ExitStatus.noReader)
         }
 
         let recorder = InventoryRecorder(output: destination, duplicateWindow: Self.duration(duplicateWindow)) {
@@ -132,7 +133,7 @@ struct Inventory: AsyncParsableCommand {
                                timeLimit: timeout.map(Self.duration),
                                operationTimeout: readerOptions.operationTimeout) { recorder.handle($0) }
         recorder.onFailure = { [weak run] error in
-            progress.note("nfctap: error: " + NDEFText.safe(error.description) + "; inventory stopped")
+            progress.note("nfctap: error: " + SafeText.escaped(error.description) + "; inventory stopped")
             run?.stop(.userCanceled)
         }
         let signalsSeen = Atomic<Int>(0)
@@ -142,7 +143,7 @@ struct Inventory: AsyncParsableCommand {
                 do {
                     try destination.reopen()
                 } catch {
-                    progress.note("nfctap: warning: SIGHUP: cannot reopen the output: " + NDEFText.safe(String(describing: error)))
+                    progress.note("nfctap: warning: SIGHUP: cannot reopen the output: " + SafeText.escaped(String(describing: error)))
                 }
                 return
             }
@@ -154,11 +155,11 @@ struct Inventory: AsyncParsableCommand {
         defer { withExtendedLifetime(trap) {} }
 
         let names = readers.map(\.name).joined(separator: ", ")
-        progress.note("Inventory: tap tags on \(NDEFText.safe(names)); Ctrl-C to finish. Records: \(NDEFText.safe(destination.displayName)) (\(format.rawValue))")
+        progress.note("Inventory: tap tags on \(SafeText.escaped(names)); Ctrl-C to finish. Records: \(SafeText.escaped(destination.displayName)) (\(format.rawValue))")
         let end = await run.run()
 
         if !run.becameActive {
-            throw progress.fail(NDEFText.safe(end.localizedDescription),
+            throw progress.fail(SafeText.escaped(end.localizedDescription),
                                 status: end.code == .readerErrorUnsupportedFeature ? ExitStatus.noReader : ExitStatus.failure)
         }
         let stats = recorder.stats
@@ -168,9 +169,9 @@ struct Inventory: AsyncParsableCommand {
         case .readerSessionInvalidationErrorUserCanceled, .readerSessionInvalidationErrorSessionTimeout:
             return
         case .readerErrorUnsupportedFeature:
-            throw progress.fail(NDEFText.safe(end.localizedDescription), status: ExitStatus.noReader)
+            throw progress.fail(SafeText.escaped(end.localizedDescription), status: ExitStatus.noReader)
         default:
-            throw progress.fail("inventory ended: " + NDEFText.safe(end.localizedDescription), status: ExitStatus.failure)
+            throw progress.fail("inventory ended: " + SafeText.escaped(end.localizedDescription), status: ExitStatus.failure)
         }
     }
 
