@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "DesktopIntegration", dependencies: ["ProcessSpawn", .product(name: "SystemPackage", package: "swift-system")]),
 
         // Fleet: records of a JSONL file published to an MQTT broker, nothing lost (README "Fleet").
-        .target(name: "Fleet", dependencies: ["MQTT", "RecordOutput", "CSDBus",
+        .target(name: "Fleet", dependencies: ["MQTT", "RecordOutput", "CSDBus", "SafeText",
                                              .product(name: "SystemPackage", package: "swift-system")]),
 
         // Virtual tags, the vpcd card client and the PN532 emulator (tests, `demo`, `emulate`).

@@ -27,6 +27,7 @@ NFCTAP_TEST_PACKAGES=(
     dpkg-dev                # dpkg-shlibdeps (scripts/package-deb.sh and its test)
     xdg-utils desktop-file-utils   # nfctap agent: xdg-open/xdg-mime, desktop-file-validate
     mosquitto mosquitto-clients openssl   # a private MQTT broker with a test CA (scripts/services/mosquitto.sh)
+    python3-jinja2          # Home Assistant's template engine: discovery templates rendered as HA does
     umockdev gir1.2-umockdev-1.0 libumockdev-dev python3-gi   # USB readers emulated for the real drivers (scripts/usb-reader-emulator)
     python3-pyscard         # the benchmark's baseline reader (scripts/bench.sh)
     lintian man-db sudo     # the package judged by lintian, its man pages read, the sudo-user check (Deb*Tests)

@@ -103,8 +103,11 @@ if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
 
     # The suites that need the release binary (run after the background build, see stage 1).
     release_suites='DebPackageLintianTests/lintianIsCleanOnTheReleasePackage|ReleaseBinaryTests'
-    # The system suites that run beside the others (see below): the broker-only fleet suites and packaging.
+    # The system suites that run beside the others (see below): the broker-only fleet suites,
+    # packaging, the libnfc suites that drive their own PN532 emulator without the CLI, the docs'.
     beside_suites='FleetSystemTests|FleetRotationTests|FleetOperatorTests|DebPackageTests|DebInstallTests|DebPackageLintianTests|AgentDesktopFilesTests'
+    beside_suites+='|FaultMatrixLibNFCTests|LibNFCBackendSystemTests|LibNFCWrapperSystemTests|PN532LibNFCToolsTests'
+    beside_suites+='|DocsReferenceTests|ArchitectureDocTests|TestSummaryTests|PackagingTests'
 
     # Runs suites of the lane beside `run_ring`'s, from the test bundle (`swift test` holds the
     # build directory's lock for as long as it runs), with a broker of its own (its run directory

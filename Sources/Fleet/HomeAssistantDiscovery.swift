@@ -1,3 +1,4 @@
+import SafeText
 import RecordOutput
 import Foundation
 
@@ -10,13 +11,24 @@ public struct HomeAssistantDiscovery: Equatable, Sendable {
     public var prefix: String
     /// `<node>` in the discovery topic.
     public var node: String
-    /// `<object>`: nil = derived from the station and file (the client id's hash).
+    /// `<object>`: nil = derived from the station id and the records' topic (never from the file).
     public var object: String?
     /// The record field that is the tag id HA sees (`uid`, or e.g. an NDEF field a writer adds).
     public var field: String
 
+    /// Longest discovery prefix: `<prefix>/tag/<node ≤ 64>/<object ≤ 64>/config` within `Topic.maxBytes`.
+    public static let maxPrefixBytes = Topic.maxBytes - "/tag/".utf8.count - 64 - 1 - 64 - "/config".utf8.count
+
     public init(prefix: String = "homeassistant", node: String = "nfctap", object: String? = nil, field: String = "uid") throws {
         try Topic.validate(prefix)
+        // HA reads `<prefix>/tag/<node>/<object>/config`: no empty level, and the whole topic
+        // within MQTT's 65,535 bytes (node and object at most 64 bytes each).
+        if prefix.split(separator: "/", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+            throw PublishURLError.badTopic(String(prefix.prefix(40)), reason: "a Home Assistant discovery prefix has no empty topic level (no leading, trailing or double '/')")
+        }
+        if prefix.utf8.count > Self.maxPrefixBytes {
+            throw PublishURLError.badTopic(String(prefix.prefix(40)) + "…", reason: "a Home Assistant discovery prefix is at most \(Self.maxPrefixBytes) bytes (the discovery topic must fit MQTT's 65535)")
+        }
         for (name, value) in [("node", node), ("object", object ?? "x")] {
             guard !value.isEmpty, value.utf8.count <= 64,
                   value.utf8.allSatisfy({ ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F || $0 == 0x2D }) else {
@@ -34,17 +46,27 @@ public struct HomeAssistantDiscovery: Equatable, Sendable {
         self.field = field
     }
 
+    /// The tag id HA takes from a record: HA's own tag id (`haTag`, from HA's tag URL on the tag)
+    /// when there is one, else `field`. A null, empty or missing value renders empty, which HA's
+    /// MQTT tag platform ignores: no tag named "None". `.get` keeps a missing key from logging
+    /// a template warning in HA.
+    public var valueTemplate: String {
+        "{{ value_json.get('haTag') or value_json.get('\(field)') or '' }}"
+    }
+
     /// The retained discovery message for `configuration`'s station.
     public func message(for configuration: ForwarderConfiguration, softwareVersion: String) -> (topic: String, payload: [UInt8]) {
-        let objectID = object ?? configuration.clientID.replacingOccurrences(of: "nfctap-", with: "station_")
+        // One tag scanner per station and topic, whichever file publishes to it (a kiosk reload to
+        // another output file, a second file of the station): not the client id, which names the file.
+        let objectID = object ?? "station_" + String(StationIdentity.fnv1a64(configuration.stationID + "\u{0}" + configuration.topic), radix: 16).leftPadded(16)
         let topic = "\(prefix)/tag/\(node)/\(objectID)/config"
         // HA's MQTT tag platform keeps only these keys (no availability: it drops it).
         let payload: JSONValue = .object([
             ("topic", .string(configuration.topic)),
-            ("value_template", .string("{{ value_json.\(field) }}")),
+            ("value_template", .string(valueTemplate)),
             ("device", .object([
                 ("identifiers", .array([.string("nfctap_\(configuration.stationID)_\(objectID)")])),
-                ("name", .string("nfctap \(Topic.stationName(ofRecords: configuration.topic))")),
+                ("name", .string(SafeText.escaped("nfctap \(Topic.stationName(ofRecords: configuration.topic))"))),
                 ("manufacturer", .string("nfctap")),
                 ("model", .string("nfctap NFC station")),
                 ("sw_version", .string(softwareVersion)),

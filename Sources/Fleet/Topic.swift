@@ -1,3 +1,5 @@
+import SafeText
+
 /// MQTT topic names for records and station status (docs/fleet.md: topics).
 ///
 /// Records go to `nfctap/<site>/<station>/taps` (or the URL's topic); the station's retained
@@ -20,8 +22,8 @@ public enum Topic {
         if topic.hasPrefix("$") {
             throw PublishURLError.badTopic(String(topic.prefix(40)), reason: "topics starting with '$' ($SYS/…) are the broker's own: it delivers nothing published there")
         }
-        if topic.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
-            throw PublishURLError.badTopic(String(topic.prefix(40)).debugDescription, reason: "contains control characters")
+        if topic.unicodeScalars.contains(where: SafeText.needsEscape) {
+            throw PublishURLError.badTopic(SafeText.escaped(String(topic.prefix(40))), reason: "contains control, bidi or zero-width characters")
         }
         if topic.contains("+") || topic.contains("#") {
             throw PublishURLError.badTopic(topic, reason: "'+' and '#' are subscription wildcards, not allowed when publishing")
@@ -35,9 +37,9 @@ public enum Topic {
         guard name.utf8.count <= maxLevelBytes else {
             throw PublishURLError.badTopic(String(name.prefix(40)) + "…", reason: "a \(what) name is at most \(maxLevelBytes) bytes (this one is \(name.utf8.count))")
         }
-        guard !name.isEmpty, !name.hasPrefix("$"), !name.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }), !name.contains("/"), !name.contains("+"), !name.contains("#"),
-              !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
-            throw PublishURLError.badTopic(name, reason: "a \(what) name is one non-empty topic level: no '/', '+', '#', leading '$' or control characters")
+        guard !name.isEmpty, !name.hasPrefix("$"), !name.contains("/"), !name.contains("+"), !name.contains("#"),
+              !name.unicodeScalars.contains(where: SafeText.needsEscape) else {
+            throw PublishURLError.badTopic(SafeText.escaped(name), reason: "a \(what) name is one non-empty topic level: no '/', '+', '#', leading '$', control, bidi or zero-width characters")
         }
     }
 

@@ -13,7 +13,8 @@ struct Scan: AsyncParsableCommand {
             writability) and one line per record; with --json, one JSON object: {"records": […], \
             "uid", "type", "product", "capacity", "writable", "reader", "atr"} plus "atqa"/"sak" where \
             the backend knows them (libnfc; PC/SC readers give the ATR only), "zebra" for a Zebra \
-            printer tag and "error"/"errorCode" (Core NFC code) when the tag could not be read as NDEF. \
+            printer tag, "haTag" for a Home Assistant tag (https://www.home-assistant.io/tag/<id>) \
+            and "error"/"errorCode" (Core NFC code) when the tag could not be read as NDEF. \
             `nfctap readers --explain` explains the ATR.
 
             --multi reads every tag presented, once per presence, until Ctrl-C or --timeout; with \

@@ -12,8 +12,11 @@ struct Write: AsyncParsableCommand {
             last, so an interrupted write leaves the previous message or an empty one, never a \
             corrupt one), reads it back and compares. --lock then makes the tag read-only for good.
 
+            --ha-tag writes Home Assistant's tag URL (https://www.home-assistant.io/tag/<id>), as HA's \
+            companion apps do, so phones, ESPHome readers and nfctap stations report the same tag id.
+
             Output: for people one line; with --json one object {"written": bytes, "capacity": bytes, \
-            "locked": bool, "uid", "type", "reader"}.
+            "locked": bool, "uid", "type", "reader"} and "haTag" for a Home Assistant tag.
 
             Exit codes: 0 written (and verified), 1 the tag is not NDEF formatted, read-only, too \
             small, left the reader, or the read-back differs, 2 no tag before --timeout, 3 no \
@@ -21,6 +24,10 @@ struct Write: AsyncParsableCommand {
             """)
 
     @Option(help: ArgumentHelp("A URI record.", valueName: "uri")) var uri: String?
+    @Option(name: .customLong("ha-tag"), defaultAsFlag: "",
+            help: ArgumentHelp("A Home Assistant tag: HA's tag URL with this id (a new random UUID without one), the id HA's apps and readers agree on.",
+                               valueName: "id"))
+    var haTag: String? = nil
     @Option(help: ArgumentHelp("A Text record (UTF-8).", valueName: "text")) var text: String?
     @Option(name: .customLong("lang"), help: ArgumentHelp("The Text record's language (BCP 47).", valueName: "code"))
     var language: String?
@@ -39,8 +46,11 @@ struct Write: AsyncParsableCommand {
     @Flag(help: "Print one JSON object.") var json = false
 
     func validate() throws {
-        let sources = [uri != nil, text != nil, mime != nil, ndefFile != nil].filter { $0 }.count
-        guard sources == 1 else { throw ValidationError("give exactly one of --uri, --text, --mime (with --file), --ndef-file") }
+        let sources = [uri != nil, haTag != nil, text != nil, mime != nil, ndefFile != nil].filter { $0 }.count
+        guard sources == 1 else { throw ValidationError("give exactly one of --uri, --ha-tag, --text, --mime (with --file), --ndef-file") }
+        if let haTag, !haTag.isEmpty, !HomeAssistantTag.isValid(Substring(haTag)) {
+            throw ValidationError("--ha-tag: an id is 1-128 characters of A-Z, a-z, 0-9, '-' and '_'")
+        }
         if language != nil, text == nil { throw ValidationError("--lang goes with --text") }
         if (mime != nil) != (file != nil) { throw ValidationError("--mime and --file go together") }
         if let uri, uri.isEmpty { throw ValidationError("--uri is empty") }
@@ -48,7 +58,9 @@ struct Write: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let message = try WriteMessage(uri: uri, text: text, language: language ?? "en", mime: mime, file: file, ndefFile: ndefFile)
+        // HA's companion apps write a random UUID in lower case.
+        let haURI = haTag.map { HomeAssistantTag.url(for: $0.isEmpty ? UUID().uuidString.lowercased() : $0) }
+        let message = try WriteMessage(uri: haURI ?? uri, text: text, language: language ?? "en", mime: mime, file: file, ndefFile: ndefFile)
         try await WriteRun(message: message, lock: lock, json: json, timeout: timeout, readers: readerOptions.desk).run()
     }
 }

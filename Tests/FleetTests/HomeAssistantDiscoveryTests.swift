@@ -12,9 +12,19 @@ import Testing
                                                    softwareVersion: "0.1.0")
         let message = try #require(configuration.announcements.first)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any])
-        #expect(message.topic == "homeassistant/tag/nfctap/" + configuration.clientID.replacingOccurrences(of: "nfctap-", with: "station_") + "/config")
+        #expect(message.topic.hasPrefix("homeassistant/tag/nfctap/station_") && message.topic.hasSuffix("/config"), "\(message.topic)")
+        // Another file of the same station (a kiosk reload to a new output file) is the same tag
+        // scanner: the same config topic and device; another station is another scanner.
+        let other = settings.configuration(outbox: "/var/lib/nfctap/taps-2025.jsonl", stationID: "6a491a2f6fb246d5a32cde095043633f",
+                                           softwareVersion: "0.1.0")
+        #expect(other.clientID != configuration.clientID)
+        #expect(other.announcements.first?.topic == message.topic)
+        #expect(other.announcements.first?.payload == message.payload)
+        let elsewhere = settings.configuration(outbox: "/var/lib/nfctap/taps.jsonl", stationID: "0f491a2f6fb246d5a32cde095043633f",
+                                               softwareVersion: "0.1.0")
+        #expect(elsewhere.announcements.first?.topic != message.topic)
         #expect(object["topic"] as? String == "nfctap/north/kiosk-7/taps")
-        #expect(object["value_template"] as? String == "{{ value_json.uid }}")
+        #expect(object["value_template"] as? String == "{{ value_json.get('haTag') or value_json.get('uid') or '' }}")
         let device = try #require(object["device"] as? [String: Any])
         #expect((device["identifiers"] as? [String])?.first?.hasPrefix("nfctap_6a491a2f") == true)
         #expect(device["model"] as? String == "nfctap NFC station" && device["sw_version"] as? String == "0.1.0")
@@ -26,8 +36,35 @@ import Testing
     @Test("ids and the field are checked: no wildcards, slashes or template code", arguments: [
         ("homeassistant", "no/de", nil as String?, "uid"), ("home+assistant", "nfctap", nil, "uid"), ("$SYS", "nfctap", nil, "uid"),
         ("homeassistant", "nfctap", "a b", "uid"), ("homeassistant", "nfctap", nil, "uid }}{{ 7*7"), ("homeassistant", "nfctap", nil, "9x"),
+        // Empty levels HA never reads, and a prefix whose discovery topic cannot fit MQTT's 65,535 bytes.
+        ("homeassistant/", "nfctap", nil, "uid"), ("/homeassistant", "nfctap", nil, "uid"), ("home//assistant", "nfctap", nil, "uid"),
+        (String(repeating: "h", count: 65_500), "nfctap", nil, "uid"),
+        // Bidi and zero-width characters would reach HA's device list.
+        ("home\u{202E}assistant", "nfctap", nil, "uid"), ("home\u{200B}assistant", "nfctap", nil, "uid"),
     ])
     func refused(prefix: String, node: String, object: String?, field: String) {
         #expect(throws: PublishURLError.self) { try HomeAssistantDiscovery(prefix: prefix, node: node, object: object, field: field) }
+    }
+
+    @Test("the longest prefix whose discovery topic fits MQTT's limit is accepted, and its topic fits")
+    func longestPrefix() throws {
+        let prefix = String(repeating: "h", count: HomeAssistantDiscovery.maxPrefixBytes)
+        let discovery = try HomeAssistantDiscovery(prefix: prefix, node: String(repeating: "n", count: 64), object: String(repeating: "o", count: 64))
+        var settings = try PublishSettings(url: "mqtt://b", site: "north", station: "kiosk-7")
+        settings.homeAssistant = discovery
+        let configuration = settings.configuration(outbox: "/tmp/t.jsonl", stationID: "6a491a2f6fb246d5a32cde095043633f", softwareVersion: "0.1.0")
+        let message = try #require(configuration.announcements.first)
+        #expect(message.topic.utf8.count == 65_535)
+        #expect(throws: Never.self) { try Topic.validate(message.topic) }
+    }
+
+    @Test("a station or site name with bidi or zero-width characters is refused at start, shown escaped", arguments: ["kiosk\u{202E}7", "kio\u{200B}sk", "k\u{1B}[2J"])
+    func hostileStationName(name: String) {
+        #expect {
+            _ = try PublishSettings(url: "mqtt://b", site: "north", station: name)
+        } throws: { error in
+            let text = "\(error)"
+            return !text.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{200B}" || $0 == "\u{1B}" }
+        }
     }
 }

@@ -80,7 +80,7 @@ import Testing
         #expect(r.status == 0)
         #expect(r.stdout == #"{"schemaVersion":1,"records":[{"tnf":1,"type":"T","id":"","payload":"02656E1B5B33316D225C09C3A900","text":"\u001b[31m\"\\\té\u0000","language":"en"}]}"# + "\n")
         let human = try runCLI(["decode", "D1 01 0E 54 02 65 6E 1B 5B 33 31 6D 22 5C 09 C3 A9 00"])
-        #expect(human.stdout == #"1: Text [en] "\u{1B}[31m\"\\\u{9}é\u{0}""# + "\n")
+        #expect(human.stdout == #"1: Text [en] "\u{1B}[31m\"\\\té\u{0}""# + "\n")
     }
 
     @Test func mediaJSONIsEmbeddedAndTypesShownAsHexWhenNotPrintable() throws {

@@ -235,7 +235,15 @@ extension FleetOperatorTests {
         let levels = configTopic.split(separator: "/")
         #expect(levels.first.map(String.init) == prefix && levels[1] == "tag" && levels.last == "config" && (4...5).contains(levels.count))
         #expect(config["topic"] as? String == topic)
-        #expect(config["value_template"] as? String == "{{ value_json.uid }}")
+        // The template as Home Assistant renders it (Jinja2's immutable sandbox, as HA's templates;
+        // an empty result is ignored by HA's MQTT tag platform): HA's own tag id first, then the UID,
+        // and nothing for a null, empty or missing UID.
+        let template = try #require(config["value_template"] as? String)
+        let rendered = try renderLikeHomeAssistant(template, payloads: [
+            #"{"uid":"04A1B2C3D4E5F6"}"#, #"{"uid":"04A1B2C3D4E5F6","haTag":"8f6c7e2a-0b1d-4c3e-9a5f-2d7e1b0c4a6f"}"#,
+            #"{"uid":null}"#, #"{"uid":""}"#, #"{"serial":"XXRBJ"}"#,
+        ])
+        #expect(rendered == ["04A1B2C3D4E5F6", "8f6c7e2a-0b1d-4c3e-9a5f-2d7e1b0c4a6f", "", "", ""], "\(template)")
         let device = try #require(config["device"] as? [String: Any])
         #expect(!((device["identifiers"] as? [String]) ?? []).isEmpty)
         #expect(device["model"] is String && device["sw_version"] is String)
@@ -256,3 +264,17 @@ extension FleetOperatorTests {
         _ = try LineProcess("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", TestBroker.port, "-t", configTopic, "-r", "-n"]).waitForExit()
     }
 }
+
+/// `template` rendered for each payload the way Home Assistant's MQTT tag platform does: Jinja2's
+/// ImmutableSandboxedEnvironment with `value` and `value_json`, the result stripped.
+func renderLikeHomeAssistant(_ template: String, payloads: [String]) throws -> [String] {
+    let script = """
+    import json, sys
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+    t = ImmutableSandboxedEnvironment().from_string(sys.argv[1])
+    print(json.dumps([t.render(value=p, value_json=json.loads(p)).strip() for p in sys.argv[2:]]))
+    """
+    let output = try LineProcess("/usr/bin/python3", ["-c", script, template] + payloads).waitForExit().joined()
+    return try JSONDecoder().decode([String].self, from: Data(output.utf8))
+}
+

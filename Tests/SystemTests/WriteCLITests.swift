@@ -33,6 +33,27 @@ extension PCSCSystemTests {
             #expect(read.writable == true)
         }
 
+        /// `--ha-tag` writes Home Assistant's tag URL (a new UUID without an id), and a scan of the
+        /// tag then reports that id as `haTag` beside the UID, the id HA's apps and ESPHome report.
+        @Test func homeAssistantTag() throws {
+            let tag = try TagOnReader(VirtualType2Tag.blankNTAG215(uid: ScanVectors.uid(0x32)))
+            defer { tag.remove() }
+            let fresh = try runCLI(["write", "--ha-tag", "--json", "--timeout", "20"])
+            #expect(fresh.status == 0, "\(fresh.stderr)")
+            let written = try #require(try JSONSerialization.jsonObject(with: Data(fresh.stdout.utf8)) as? [String: Any])
+            let id = try #require(written["haTag"] as? String, "\(fresh.stdout)")
+            #expect(UUID(uuidString: id) != nil && id == id.lowercased(), "a random UUID, as HA's apps write: \(id)")
+            let scan = try runCLI(["scan", "--json", "--timeout", "20"])
+            let read = try #require(try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as? [String: Any])
+            #expect(read["haTag"] as? String == id && read["uid"] as? String == ScanVectors.uid(0x32).hexString, "\(scan.stdout)")
+
+            let chosen = try runCLI(["write", "--ha-tag", "kitchen_door", "--timeout", "20"])
+            #expect(chosen.status == 0, "\(chosen.stderr)")
+            #expect(chosen.stdout.contains("https://www.home-assistant.io/tag/kitchen_door"), "\(chosen.stdout)")
+            let bad = try runCLI(["write", "--ha-tag", "a/b", "--timeout", "20"])
+            #expect(bad.status == 64 && bad.stderr.contains("--ha-tag"), "\(bad.stderr)")
+        }
+
         @Test func textWithLanguage() throws {
             let tag = try TagOnReader(VirtualType2Tag.blankNTAG215(uid: ScanVectors.uid(0x31)), reader: 1)
             defer { tag.remove() }

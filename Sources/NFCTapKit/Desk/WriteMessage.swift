@@ -11,6 +11,8 @@ package struct WriteMessage {
     package var bytes: [UInt8]
     /// One line for people: `URI https://…`.
     package var summary: String
+    /// The id when the message is a Home Assistant tag (`HomeAssistantTag`).
+    package var homeAssistantTag: String?
 
     /// Largest file `--file` / `--ndef-file` reads: far above any tag's capacity.
     static let maxFileBytes = 1 << 20
@@ -64,6 +66,7 @@ package struct WriteMessage {
         self.message = coreMessage
         self.bytes = (try? coreMessage.encodedBytes()) ?? encoded
         self.summary = (try? NDEFText.lines(message, mode: .relaxed).joined(separator: "; ")) ?? "\(encoded.count) bytes"
+        self.homeAssistantTag = HomeAssistantTag.id(in: message)
     }
 
     private static func read(_ path: String) throws -> [UInt8] {

@@ -119,14 +119,16 @@ package struct WriteRun {
     private func report(capacity: Int, tag: (uid: [UInt8], type: String, reader: String)?) {
         let text: String
         if json {
-            text = JSONDocument.line(.object([
+            var fields: [(String, JSONValue)] = [
                 ("written", .int(message.bytes.count)),
                 ("capacity", .int(capacity)),
                 ("locked", .bool(lock)),
                 ("uid", tag.map { .string($0.uid.hexString) } ?? .null),
                 ("type", tag.map { .string($0.type) } ?? .null),
                 ("reader", tag.map { .string($0.reader) } ?? .null),
-            ]))
+            ]
+            if let id = message.homeAssistantTag { fields.append(("haTag", .string(id))) }
+            text = JSONDocument.line(.object(fields))
         } else {
             var line = "Wrote \(message.bytes.count) bytes (\(message.summary))"
             if let tag { line += " to UID \(tag.uid.hexString(separator: ":")) on \(tag.reader)" }

@@ -9,6 +9,8 @@ package struct InventoryRecord: Equatable {
     package var time: Date
     /// Hex, upper case, no separators (as `scan --json` prints it).
     package var uid: String
+    /// Home Assistant's tag id when the tag holds HA's tag URL (`HomeAssistantTag`); JSON only.
+    package var haTag: String? = nil
     /// `type2`, `type4` or `other`.
     package var type: String
     package var product: String?
@@ -33,10 +35,13 @@ package struct InventoryRecord: Equatable {
 
     package var json: JSONValue {
         func optional(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
-        return .object([
+        var fields: [(String, JSONValue)] = [
             ("seq", .int(sequence)),
             ("time", .string(Self.timestamp(time))),
             ("uid", .string(uid)),
+        ]
+        if let haTag { fields.append(("haTag", .string(haTag))) }
+        return .object(fields + [
             ("type", .string(type)),
             ("product", optional(product)),
             ("reader", .string(reader)),

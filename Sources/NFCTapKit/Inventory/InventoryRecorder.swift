@@ -102,6 +102,7 @@ package final class InventoryRecorder: Sendable {
         return InventoryRecord(
             sequence: sequence, time: time,
             uid: report.tag.uid.hexString,
+            haTag: message.flatMap(HomeAssistantTag.id(in:)),
             type: report.tag.technology.rawValue,
             product: report.details?.product,
             reader: report.tag.reader.name,

@@ -28,8 +28,9 @@ package enum TagReportJSON {
             }
         }
         let details = report.details
+        fields.append(("uid", .string(report.tag.uid.hexString)))
+        if let id = report.ndefMessage.flatMap(HomeAssistantTag.id(in:)) { fields.append(("haTag", .string(id))) }
         fields += [
-            ("uid", .string(report.tag.uid.hexString)),
             ("type", .string(report.tag.technology.rawValue)),
             ("product", (details?.product ?? FeliCaJSON.product(report.tag)).map(JSONValue.string) ?? .null),
         ]
