@@ -172,7 +172,7 @@ if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
         # a tap, which in a parallel run can starve the other suites' async work on 2 cores.
         log "running application tests in process"
         run_ring application --filter NFCTapKitTests --no-parallel
-        log "running system tests in two lanes; the second: $beside_suites, then the release binary's suites and a brief fuzz pass"
+        log "running system tests in two lanes (the second: beside_suites, then the release binary's suites and a brief fuzz pass)"
         bundle="$(swift build --show-bin-path)/nfctapPackageTests.xctest"
         lane_beside &
         beside=$!
