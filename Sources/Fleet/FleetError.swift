@@ -19,6 +19,9 @@ public enum FleetError: Error, Equatable, CustomStringConvertible, Sendable {
 
     public var description: String {
         switch self {
+        case .noMachineID(ELIBACC):
+            // libsystemd is opened on first use (CLazyLibrary): this is its absence, not the file's.
+            return "libsystemd.so.0 could not be loaded, so the station id cannot be made (apt-get install libsystemd0)"
         case let .noMachineID(code):
             return "no machine id in /etc/machine-id: \(String(cString: strerror(code))) (systemd-machine-id-setup creates one)"
         case let .io(operation, path, code):

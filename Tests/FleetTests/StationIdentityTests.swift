@@ -55,4 +55,15 @@ import Testing
         let payload = String(decoding: Forwarder(configuration: configuration).statusPayload(state: "offline"), as: UTF8.self)
         #expect(payload == "{\"clientId\":\"\(configuration.clientID)\",\"state\":\"offline\",\"stationId\":\"6a49\",\"topic\":\"site/a/taps\"}")
     }
+
+    /// libsystemd is opened on first use: without it the forwarders answer -ELIBACC, which says
+    /// the library is missing, not the machine id.
+    @Test("a missing libsystemd is named as such, a missing machine id as such")
+    func noMachineIDMessages() {
+        let missingLibrary = "\(FleetError.noMachineID(errno: ELIBACC))"
+        #expect(missingLibrary.contains("libsystemd.so.0") && missingLibrary.contains("apt-get install libsystemd0"), "\(missingLibrary)")
+        let missingID = "\(FleetError.noMachineID(errno: ENOENT))"
+        #expect(missingID.contains("/etc/machine-id") && !missingID.contains("libsystemd.so.0"), "\(missingID)")
+    }
 }
+

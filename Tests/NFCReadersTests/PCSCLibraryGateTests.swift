@@ -32,22 +32,11 @@ import Testing
     func closingWaitsForTheCallInside() {
         let gate = LibraryGate(gate: nfctap_gate_new())
         defer { nfctap_gate_free(gate.gate) }
-        let entered = DispatchSemaphore(value: 0)
-        let returned = DispatchSemaphore(value: 0)
-        let inside = Thread {
-            _ = gate.call {
-                entered.signal()
-                usleep(150_000)
-                returned.signal()
-                return 0
-            }
-        }
-        inside.start()
-        entered.wait()
-        let start = ContinuousClock.now
+        let held = HeldCall(in: gate)
+        defer { held.left.wait() }  // (before the gate is freed)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.15) { held.release.signal() }
         #expect(gate.close(waiting: .seconds(5)))
-        #expect(returned.wait(timeout: .now()) == .success, "close() returned while a call was inside")
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(held.returned.wait(timeout: .now()) == .success, "close() returned while a call was inside")
         var ran = false
         _ = gate.call { ran = true; return 0 }
         #expect(!ran)
@@ -57,16 +46,33 @@ import Testing
     func closingHasALimit() {
         let gate = LibraryGate(gate: nfctap_gate_new())
         defer { nfctap_gate_free(gate.gate) }
+        let held = HeldCall(in: gate)
+        defer { held.left.wait() }
+        #expect(!gate.close(waiting: .milliseconds(50)))
+        held.release.signal()
+    }
+}
+
+/// A call held inside a gate, on a thread of its own, until `release` is signalled.
+private final class HeldCall: Sendable {
+    let release = DispatchSemaphore(value: 0)
+    /// Signalled inside the call, just before it returns.
+    let returned = DispatchSemaphore(value: 0)
+    /// Signalled once the thread is out of the gate.
+    let left = DispatchSemaphore(value: 0)
+
+    /// Returns once the call is inside `gate`.
+    init(in gate: LibraryGate) {
         let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let left = DispatchSemaphore(value: 0)
-        Thread {
-            _ = gate.call { entered.signal(); release.wait(); return 0 }
+        Thread { [release, returned, left] in
+            _ = gate.call {
+                entered.signal()
+                release.wait()
+                returned.signal()
+                return 0
+            }
             left.signal()
         }.start()
         entered.wait()
-        #expect(!gate.close(waiting: .milliseconds(50)))
-        release.signal()
-        left.wait()  // (before the gate is freed)
     }
 }
