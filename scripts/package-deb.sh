@@ -116,7 +116,10 @@ shlibs="$(cd "$work/src" && dpkg-shlibdeps -O --ignore-missing-info -e"$root/usr
           | sed -n 's/^shlibs:Depends=//p')"
 # The release binary's packed relative relocations (DT_RELR, scripts/lib/release-build.sh) need
 # glibc 2.36's GLIBC_ABI_DT_RELR, a version without symbols, which dpkg-shlibdeps does not count.
-if readelf -V "$root/usr/bin/nfctap" | grep -q GLIBC_ABI_DT_RELR; then
+# (Read whole, not piped into `grep -q`: grep stops at the first match, readelf then dies of SIGPIPE
+# and, under pipefail, the check is false although the binary needs 2.36.)
+versions="$(readelf -V "$root/usr/bin/nfctap")"
+if grep -q GLIBC_ABI_DT_RELR <<<"$versions"; then
     shlibs="$(printf '%s' "$shlibs" | sed -E 's/libc6 \(>= 2\.([0-9]|[12][0-9]|3[0-5])(\.[0-9]+)?\)/libc6 (>= 2.36)/')"
 fi
 case "$shlibs" in
