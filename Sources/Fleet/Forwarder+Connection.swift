@@ -81,11 +81,13 @@ extension Forwarder {
             for (topic, payload) in configuration.announcements {
                 if let mid = try? client?.publish(topic: topic, payload: payload, qos: 1, retain: true) { announcementMessages.append(mid) }
             }
+            homeAssistantConnected()
         case let .disconnected(code):
             pendingDrop = pendingDrop ?? (code == 0 ? "disconnected" : MQTTError(code: code, operation: "connection").description)
         case let .published(mid):
             if mid == statusMessage { statusMessage = nil; return }
             if announcementMessages.removeOne(mid) { return }
+            if homeAssistant?.acknowledged(mid) == true { saveHomeAssistantHeld(); return }
             if !acknowledged.contains(mid) { acknowledged.append(mid) }
             var advanced: UInt64 = 0
             while let first = inFlight.first, acknowledged.removeOne(first.mid) {
@@ -93,7 +95,9 @@ extension Forwarder {
                 position.records = first.sequence
                 inFlight.removeFirst()
                 advanced += 1
+                if let payload = first.homeAssistant { homeAssistant?.add(payload) }
             }
+            saveHomeAssistantHeld()
             if advanced > 0 {
                 let (offset, records) = (position.offset, position.records)
                 shared.withLock { shared in
@@ -102,7 +106,9 @@ extension Forwarder {
                     shared.status.publishedSinceStart += advanced
                 }
             }
-        case .message, .subscribed:
+        case let .message(topic, payload):
+            homeAssistantMessage(topic: topic, payload: payload)
+        case .subscribed:
             break
         }
     }
@@ -121,15 +127,17 @@ extension Forwarder {
             let sequence = nextSequence
             let id = RecordID.make(stationID: configuration.stationID, fileID: position.fileID, sequence: sequence)
             let payload: [UInt8]
+            var haPayload: [UInt8]?
             if let length = record.oversizedLength {
                 log(.error, "\(reader.path): record \(sequence) is \(length) bytes, over the \(OutboxReader.maxRecordBytes)-byte limit: not published (its id \(id) goes out as {\"oversizedRecord\": \(length)})")
                 payload = RecordID.oversizedPayload(id: id, length: length)
             } else {
                 payload = RecordID.payload(record: record.bytes, id: id)
+                haPayload = homeAssistantPayload(record: record.bytes, id: id)
             }
             do {
                 let mid = try client.publish(topic: configuration.topic, payload: payload, qos: 1)
-                inFlight.append((mid, record.end, sequence, .now))
+                inFlight.append((mid, record.end, sequence, .now, haPayload))
                 nextSequence += 1
             } catch {
                 pendingDrop = describe(error)
@@ -149,6 +157,8 @@ extension Forwarder {
         acknowledged.removeAll()
         statusMessage = nil
         announcementMessages.removeAll()
+        homeAssistant?.disconnected()
+        saveHomeAssistantHeld()
         if let reader { reader.rewind(to: position.offset) }
         nextSequence = position.records + 1
         nextAttempt = .now + retryDelay
@@ -165,15 +175,16 @@ extension Forwarder {
     func shutDown() {
         persist()
         if let client, connected {
-            var done = false
             let offline = statusPayload(state: "offline")
-            if let mid = try? client.publish(topic: configuration.statusTopic, payload: offline, qos: 1, retain: true) {
-                statusMessage = mid
-                let until = ContinuousClock.now + .milliseconds(500)
-                while !done, ContinuousClock.now < until {
-                    do { try client.loop(timeoutMilliseconds: 20) } catch { break }
-                    done = statusMessage == nil
-                }
+            var waiting: [Int32] = []
+            if let mid = try? client.publish(topic: configuration.statusTopic, payload: offline, qos: 1, retain: true) { waiting.append(mid) }
+            for topic in shared.withLock({ $0.retracting }) {
+                if let mid = try? client.publish(topic: topic, payload: [], qos: 1, retain: true) { waiting.append(mid) }
+            }
+            client.onEvent = { event in if case let .published(mid) = event { waiting.removeAll { $0 == mid } } }
+            let until = ContinuousClock.now + .milliseconds(500)
+            while !waiting.isEmpty, ContinuousClock.now < until {
+                do { try client.loop(timeoutMilliseconds: 20) } catch { break }
             }
             client.disconnect()
             _ = try? client.loop(timeoutMilliseconds: 10)

@@ -35,6 +35,8 @@ public final class Forwarder: @unchecked Sendable {
         var readingPath: String?
         var stopRequested = false
         var drainDeadline: ContinuousClock.Instant?
+        /// Retained messages to clear at the stop (a Home Assistant config no longer wanted).
+        var retracting: [String] = []
         /// When the backlog last went from empty to not empty (age for records without "time").
         var backlogSince: Date?
     }
@@ -45,7 +47,8 @@ public final class Forwarder: @unchecked Sendable {
     var client: MQTTClient?
     var connected = false
     var connectStartedAt = ContinuousClock.now
-    var inFlight: [(mid: Int32, end: UInt64, sequence: UInt64, sentAt: ContinuousClock.Instant)] = []
+    /// Records sent, not yet acknowledged, oldest first; `homeAssistant`: the tap's HA message.
+    var inFlight: [(mid: Int32, end: UInt64, sequence: UInt64, sentAt: ContinuousClock.Instant, homeAssistant: [UInt8]?)] = []
     /// Message ids acknowledged ahead of an older record still in flight (at most `maxInFlight`).
     /// Lists, not sets: the first `Set<Int32>` of the process cost the runtime a search of every
     /// conformance record of the binary (`Hashable`), 0.6 M instructions of a station's start.
@@ -65,6 +68,11 @@ public final class Forwarder: @unchecked Sendable {
     var watcher: FileWatcher?
     /// The connection being made on its helper thread (DNS and TCP may block: docs/fleet.md: bounds).
     var connecting: ConnectJob?
+    /// What Home Assistant still has to get (nil without HA), and what of it is on disk.
+    var homeAssistant: HomeAssistantDelivery?
+    var homeAssistantSaved: [[UInt8]] = []
+    var homeAssistantSkipped = 0
+    var homeAssistantDroppedLogged = 0
 
     public init(configuration: ForwarderConfiguration) {
         self.configuration = configuration
@@ -90,12 +98,14 @@ public final class Forwarder: @unchecked Sendable {
     }
 
     /// Stops: keeps publishing for up to `drain` while connected and records are left, then
-    /// publishes the retained "offline" status, disconnects and saves the position. Blocks until done.
-    public func stop(drain: Duration = .zero) {
+    /// publishes the retained "offline" status, clears the retained messages of `retracting`
+    /// (an empty retained payload), disconnects and saves the position. Blocks until done.
+    public func stop(drain: Duration = .zero, retracting: [String] = []) {
         guard started else { return }
         shared.withLock { shared in
             shared.stopRequested = true
             shared.drainDeadline = ContinuousClock.now + drain
+            shared.retracting = retracting
         }
         finished.wait()
         finished.signal()
@@ -140,6 +150,7 @@ public final class Forwarder: @unchecked Sendable {
     // MARK: The thread
 
     private func run() {
+        loadHomeAssistantHeld()
         while true {
             let (stopping, deadline) = shared.withLock { shared in (shared.stopRequested, shared.drainDeadline) }
             if stopping {
@@ -170,6 +181,7 @@ public final class Forwarder: @unchecked Sendable {
                 continue
             }
             fillWindow()
+            serveHomeAssistant()
             guard let client else { continue }
             let socket = client.socket
             guard socket >= 0 else { drop("the connection closed"); continue }

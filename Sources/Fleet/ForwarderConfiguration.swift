@@ -27,6 +27,11 @@ public struct ForwarderConfiguration: Sendable {
     public var keepAliveSeconds: Int32 = 10
     /// Retained messages published on every connection after the status (Home Assistant discovery).
     public var announcements: [(topic: String, payload: [UInt8])] = []
+    /// Home Assistant's tag scanner: taps also go to the station's HA topic when HA can get them
+    /// (`HomeAssistantDelivery`). nil: no HA.
+    public var homeAssistant: HomeAssistantDiscovery?
+    /// Where taps held for Home Assistant are kept across restarts.
+    public var homeAssistantHeldPath: String { outboxPath + ".homeassistant-held" }
 
     public init(outboxPath: String, url: PublishURL, topic: String? = nil, caFile: String? = nil,
                 stationID: String, clientID: String? = nil) {

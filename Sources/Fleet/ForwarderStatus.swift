@@ -20,6 +20,10 @@ public struct ForwarderStatus: Equatable, Sendable {
     public var publishedSinceStart: UInt64 = 0
     /// Records acknowledged in the file so far (the last acknowledged seq).
     public var acknowledgedRecords: UInt64 = 0
+    /// Records not sent to Home Assistant for want of a tag id, since start.
+    public var homeAssistantSkipped = 0
+    /// Taps held for Home Assistant (it is offline, or just came back).
+    public var homeAssistantHeld = 0
     /// The last connection problem, passwords removed.
     public var lastError: String?
 
@@ -31,6 +35,8 @@ public struct ForwarderStatus: Equatable, Sendable {
         if connection != .connected, let lastError { text += " (\(lastError))" }
         text += ", backlog \(backlogRecords) record" + (backlogRecords == 1 ? "" : "s")
         if backlogRecords > 0, let age = oldestUnsentAge { text += String(format: ", oldest %.1f s", age) }
+        if homeAssistantHeld > 0 { text += ", \(homeAssistantHeld) held for Home Assistant" }
+        if homeAssistantSkipped > 0 { text += ", \(homeAssistantSkipped) without a tag id for Home Assistant" }
         return text
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 
 /// Home Assistant's MQTT discovery for a station as a tag scanner (docs/fleet.md, "Home
 /// Assistant"): a retained config at `<prefix>/tag/<node>/<object>/config` naming the records'
-/// topic, a `value_template` that takes the tag id from each record, and a device (identifiers,
-/// model, sw_version). HA receives the records published while it is subscribed.
+/// station's HA topic (`HomeAssistantDelivery` decides when each tap goes there), a
+/// `value_template` that takes the tag id, and a device (identifiers, model, sw_version).
 public struct HomeAssistantDiscovery: Equatable, Sendable {
     /// The discovery prefix (HA's default "homeassistant").
     public var prefix: String
@@ -46,33 +46,62 @@ public struct HomeAssistantDiscovery: Equatable, Sendable {
         self.field = field
     }
 
-    /// The tag id HA takes from a record: HA's own tag id (`haTag`, from HA's tag URL on the tag)
-    /// when there is one, else `field`. A null, empty or missing value renders empty, which HA's
-    /// MQTT tag platform ignores: no tag named "None". `.get` keeps a missing key from logging
-    /// a template warning in HA.
-    public var valueTemplate: String {
-        "{{ value_json.get('haTag') or value_json.get('\(field)') or '' }}"
+    /// The topic of HA's birth and last will (HA's default: `<prefix>/status`, `online`/`offline`).
+    public var statusTopic: String { prefix + "/status" }
+
+    /// What HA's tag scanner reads from each message on the station's HA topic.
+    public static let valueTemplate = "{{ value_json.tagId }}"
+
+    /// The tag id a record gives HA: HA's own tag id (`haTag`, from HA's tag URL on the tag)
+    /// when there is one, else `field`'s value. nil when that is null, empty, missing or not
+    /// text (such a record is not sent to HA: it would be a tag named "None" or "").
+    public func tagID(inRecord line: ArraySlice<UInt8>) -> String? {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] else { return nil }
+        for key in ["haTag", field] {
+            if let value = object[key] as? String, !value.isEmpty, value.utf8.count <= 256 { return value }
+        }
+        return nil
+    }
+
+    /// The message for HA: `{"recordId", "tagId", "time"}` (the tap's own time, so a tap held
+    /// while HA was away still says when it happened); nil for a record without a tag id.
+    public func payload(record line: ArraySlice<UInt8>, id: String) -> [UInt8]? {
+        guard let tag = tagID(inRecord: line) else { return nil }
+        var fields: [(String, JSONValue)] = [("recordId", .string(id)), ("tagId", .string(tag))]
+        if let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any],
+           let time = object["time"] as? String, time.utf8.count <= 64 {
+            fields.append(("time", .string(time)))
+        }
+        return Array(JSONValue.object(fields).jsonText.utf8)
+    }
+
+    /// The retained discovery config's topic for `configuration`'s station.
+    public func configTopic(for configuration: ForwarderConfiguration) -> String {
+        // One tag scanner per station and topic, whichever file publishes to it (a kiosk reload to
+        // another output file, a second file of the station): not the client id, which names the file.
+        "\(prefix)/tag/\(node)/\(objectID(for: configuration))/config"
+    }
+
+    private func objectID(for configuration: ForwarderConfiguration) -> String {
+        object ?? "station_" + String(StationIdentity.fnv1a64(configuration.stationID + "\u{0}" + configuration.topic), radix: 16).leftPadded(16)
     }
 
     /// The retained discovery message for `configuration`'s station.
     public func message(for configuration: ForwarderConfiguration, softwareVersion: String) -> (topic: String, payload: [UInt8]) {
-        // One tag scanner per station and topic, whichever file publishes to it (a kiosk reload to
-        // another output file, a second file of the station): not the client id, which names the file.
-        let objectID = object ?? "station_" + String(StationIdentity.fnv1a64(configuration.stationID + "\u{0}" + configuration.topic), radix: 16).leftPadded(16)
-        let topic = "\(prefix)/tag/\(node)/\(objectID)/config"
-        // HA's MQTT tag platform keeps only these keys (no availability: it drops it).
+        // HA's MQTT tag platform keeps only topic, value_template, device, qos and encoding
+        // (no availability: it drops it).
         let payload: JSONValue = .object([
-            ("topic", .string(configuration.topic)),
-            ("value_template", .string(valueTemplate)),
+            ("topic", .string(Topic.homeAssistant(forRecords: configuration.topic))),
+            ("value_template", .string(Self.valueTemplate)),
             ("device", .object([
-                ("identifiers", .array([.string("nfctap_\(configuration.stationID)_\(objectID)")])),
+                ("identifiers", .array([.string("nfctap_\(configuration.stationID)_\(objectID(for: configuration))")])),
                 ("name", .string(SafeText.escaped("nfctap \(Topic.stationName(ofRecords: configuration.topic))"))),
                 ("manufacturer", .string("nfctap")),
                 ("model", .string("nfctap NFC station")),
                 ("sw_version", .string(softwareVersion)),
             ])),
         ])
-        return (topic, Array(payload.jsonText.utf8))
+        return (configTopic(for: configuration), Array(payload.jsonText.utf8))
     }
 }
 

@@ -67,39 +67,9 @@ public struct OutboxPosition: Codable, Equatable, Sendable {
         return position
     }
 
-    /// Writes the position durably: a temporary file `<path>.tmp` in the same directory (created
-    /// with `O_EXCL | O_NOFOLLOW`: a stale regular one of ours is removed first, anything else
-    /// there is refused and left alone), fsync, rename over the old one, fsync of the directory.
-    /// A crash leaves either the old or the new position.
+    /// Writes the position durably (`SafeFile.replace`): a crash leaves the old or the new one.
     /// - Throws: `FleetError.io`, `FleetError.notOwnFile`.
     public func save(path: String) throws {
-        let data = jsonBytes
-        let temporary = path + ".tmp"
-        if let kind = SafeFile.lstatKind(temporary) {
-            guard kind == S_IFREG else { throw FleetError.notOwnFile(path: temporary, kind: SafeFile.kind(kind)) }
-            unlink(temporary)
-        }
-        if let kind = SafeFile.lstatKind(path), kind != S_IFREG {
-            throw FleetError.notOwnFile(path: path, kind: SafeFile.kind(kind))
-        }
-        guard let (fd, _) = try SafeFile.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL) else {
-            throw FleetError.io(operation: "create", path: temporary, errno: ENOENT)
-        }
-        var ok = (try? FileDescriptor(rawValue: fd).writeAll(data)) != nil
-        if ok, fsync(fd) != 0 { ok = false }
-        let code = errno
-        close(fd)
-        guard ok else { unlink(temporary); throw FleetError.io(operation: "write", path: temporary, errno: code) }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw FleetError.io(operation: "rename to", path: path, errno: code)
-        }
-        let directory = (path as NSString).deletingLastPathComponent
-        let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 {
-            _ = fsync(dfd)
-            close(dfd)
-        }
+        try SafeFile.replace(path, with: jsonBytes)
     }
 }

@@ -55,6 +55,7 @@ public struct PublishSettings: Equatable, Sendable {
     public func configuration(outbox: String, stationID: String, softwareVersion: String = "unknown") -> ForwarderConfiguration {
         var configuration = ForwarderConfiguration(outboxPath: outbox, url: url, topic: topic, caFile: caFile, stationID: stationID)
         if let homeAssistant {
+            configuration.homeAssistant = homeAssistant
             configuration.announcements.append(homeAssistant.message(for: configuration, softwareVersion: softwareVersion))
         }
         return configuration

@@ -1,5 +1,6 @@
 import Foundation
 import RecordOutput
+import SystemPackage
 
 /// Every file the forwarder opens (the outbox, its rotated predecessors, `<file>.fleet-position`,
 /// its `.tmp`, `<file>.fleet-lock`, the CA file) goes through here: never through a symbolic link
@@ -45,6 +46,41 @@ enum SafeFile {
     static func lstatKind(_ path: String) -> mode_t? {
         var info = stat()
         return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
+    }
+
+    /// Replaces `path` with `data` durably: a temporary file `<path>.tmp` in the same directory
+    /// (created with `O_EXCL | O_NOFOLLOW`: a stale regular one of ours is removed first, anything
+    /// else there is refused and left alone), fsync, rename over the old one, fsync of the
+    /// directory. A crash leaves either the old or the new content.
+    /// - Throws: `FleetError.io`, `FleetError.notOwnFile`.
+    static func replace(_ path: String, with data: [UInt8]) throws {
+        let temporary = path + ".tmp"
+        if let kind = lstatKind(temporary) {
+            guard kind == S_IFREG else { throw FleetError.notOwnFile(path: temporary, kind: Self.kind(kind)) }
+            unlink(temporary)
+        }
+        if let kind = lstatKind(path), kind != S_IFREG {
+            throw FleetError.notOwnFile(path: path, kind: Self.kind(kind))
+        }
+        guard let (fd, _) = try open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL) else {
+            throw FleetError.io(operation: "create", path: temporary, errno: ENOENT)
+        }
+        var ok = (try? FileDescriptor(rawValue: fd).writeAll(data)) != nil
+        if ok, fsync(fd) != 0 { ok = false }
+        let code = errno
+        close(fd)
+        guard ok else { unlink(temporary); throw FleetError.io(operation: "write", path: temporary, errno: code) }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw FleetError.io(operation: "rename to", path: path, errno: code)
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        let dfd = Glibc.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 {
+            _ = fsync(dfd)
+            close(dfd)
+        }
     }
 
     static func kind(_ mode: mode_t) -> String { DurableRecordFile.kind(mode) }

@@ -46,6 +46,13 @@ public enum Topic {
     /// `nfctap/<site>/<station>/taps`.
     public static func taps(site: String, station: String) -> String { "nfctap/\(site)/\(station)/taps" }
 
+    /// The station's Home Assistant topic (its taps as HA's tag scanner reads them, docs/fleet.md):
+    /// `…/homeassistant` next to a topic ending in `/taps`, else `<topic>/homeassistant`.
+    public static func homeAssistant(forRecords topic: String) -> String {
+        if topic.hasSuffix("/taps") { return String(topic.dropLast("taps".count)) + "homeassistant" }
+        return topic + "/homeassistant"
+    }
+
     /// The station's status topic: `…/status` next to a topic ending in `/taps`, else `<topic>/status`.
     public static func status(forRecords topic: String) -> String {
         if topic.hasSuffix("/taps") { return String(topic.dropLast("taps".count)) + "status" }

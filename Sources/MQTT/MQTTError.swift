@@ -61,6 +61,11 @@ public struct MQTTError: Error, Equatable, CustomStringConvertible, Sendable {
         MQTTError(kind: .refused, code: code, operation: "CONNACK")
     }
 
+    /// The broker did not answer `operation` in time (a connection problem).
+    public static func noAnswer(_ operation: String, detail: String) -> MQTTError {
+        MQTTError(kind: .connection, code: MOSQ_ERR_KEEPALIVE.rawValue, operation: operation, detail: detail)
+    }
+
     /// libmosquitto's texts: `mosquitto_connack_string`, `mosquitto_strerror`.
     public var description: String {
         if kind == .refused, operation == "CONNACK" {

@@ -4,7 +4,7 @@ import Testing
 
 /// Home Assistant's MQTT tag scanner discovery: the config's topic, template and device.
 @Suite struct HomeAssistantDiscoveryTests {
-    @Test("the discovery config names the records' topic, the tag id template and the device, and no key HA drops")
+    @Test("the discovery config names the station's HA topic, the tag id template and the device, and no key HA drops")
     func discoveryPayload() throws {
         var settings = try PublishSettings(url: "mqtt://b", site: "north", station: "kiosk-7")
         settings.homeAssistant = try HomeAssistantDiscovery()
@@ -23,8 +23,9 @@ import Testing
         let elsewhere = settings.configuration(outbox: "/var/lib/nfctap/taps.jsonl", stationID: "0f491a2f6fb246d5a32cde095043633f",
                                                softwareVersion: "0.1.0")
         #expect(elsewhere.announcements.first?.topic != message.topic)
-        #expect(object["topic"] as? String == "nfctap/north/kiosk-7/taps")
-        #expect(object["value_template"] as? String == "{{ value_json.get('haTag') or value_json.get('uid') or '' }}")
+        #expect(object["topic"] as? String == "nfctap/north/kiosk-7/homeassistant")
+        #expect(object["value_template"] as? String == "{{ value_json.tagId }}")
+        #expect(configuration.homeAssistant?.statusTopic == "homeassistant/status")
         let device = try #require(object["device"] as? [String: Any])
         #expect((device["identifiers"] as? [String])?.first?.hasPrefix("nfctap_6a491a2f") == true)
         #expect(device["model"] as? String == "nfctap NFC station" && device["sw_version"] as? String == "0.1.0")
@@ -66,5 +67,23 @@ import Testing
             let text = "\(error)"
             return !text.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{200B}" || $0 == "\u{1B}" }
         }
+    }
+
+    @Test("HA's message: HA's own tag id first, else the field; none for a null, empty, missing or non-text id; the tap's time kept")
+    func tagIDs() throws {
+        let discovery = try HomeAssistantDiscovery()
+        func message(_ record: String) -> [String: String]? {
+            discovery.payload(record: Array(record.utf8)[...], id: "s-f-1").flatMap {
+                try? JSONSerialization.jsonObject(with: Data($0)) as? [String: String]
+            }
+        }
+        #expect(message(#"{"time":"2026-12-02T10:00:00.000Z","uid":"04A1B2"}"#) == ["recordId": "s-f-1", "tagId": "04A1B2", "time": "2026-12-02T10:00:00.000Z"])
+        #expect(message(#"{"uid":"04A1B2","haTag":"8f6c7e2a-0b1d"}"#)?["tagId"] == "8f6c7e2a-0b1d")
+        #expect(message(#"{"uid":"04A1B2","haTag":""}"#)?["tagId"] == "04A1B2")
+        for record in [#"{"uid":null}"#, #"{"uid":""}"#, #"{"serial":"XXRBJ"}"#, #"{"uid":7}"#, "not json", #"["uid"]"#] {
+            #expect(message(record) == nil, "\(record)")
+        }
+        let serial = try HomeAssistantDiscovery(field: "serial")
+        #expect(serial.tagID(inRecord: Array(#"{"uid":"04","serial":"XXRBJ"}"#.utf8)[...]) == "XXRBJ")
     }
 }

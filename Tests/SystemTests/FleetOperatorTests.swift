@@ -210,16 +210,33 @@ struct FleetOperatorTests {
 }
 
 extension FleetOperatorTests {
-    @Test("Home Assistant: the retained tag scanner config matches HA's schema; a tap made while the broker is away reaches HA")
+    /// Appends one record line to `file` in one write.
+    func tap(_ file: String, _ record: String) {
+        let fd = open(file, O_WRONLY | O_APPEND)
+        _ = (record + "\n").utf8CString.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+    }
+
+    /// The retained message on `topic` (nil: none), as a subscriber arriving later gets it.
+    /// (Not `mosquitto_sub -W`: its alarm never fires under the test runner, which blocks SIGALRM.)
+    func retained(_ topic: String) throws -> String? {
+        let sub = try LineProcess("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", TestBroker.port, "-t", topic, "-C", "1"])
+        defer { sub.kill9() }
+        _ = LineProcess.waitUntil(2) { !sub.lines.isEmpty }
+        return sub.lines.first
+    }
+
+    @Test("Home Assistant: the retained tag scanner config matches HA's schema; a tap made while the broker is away reaches HA's topic")
     func homeAssistantDiscovery() throws {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let topic = topic("ha")
+        let haTopic = String(topic.dropLast("taps".count)) + "homeassistant"
         let prefix = "ha-\(UUID().uuidString.prefix(8))"
         let file = write("taps.jsonl", "")
         let link = try LinkProxy(to: UInt16(TestBroker.port) ?? 1883)
         defer { link.stop() }
-        let taps = try startConsumer(topic: topic)
-        defer { taps.stop() }
+        let ha = try startConsumer(topic: haTopic)
+        defer { ha.stop() }
         let forward = try startForward(file: file, url: "mqtt://127.0.0.1:\(link.port)/\(topic)",
                                        extra: ["--homeassistant", "--homeassistant-prefix", prefix, "--ack-timeout", "1", "--retry-max", "0.3"])
         defer { forward.stop() }
@@ -229,39 +246,130 @@ extension FleetOperatorTests {
                                                                     "-C", "1", "-W", "10", "-v"]).waitForExit().joined()
         let space = try #require(discovery.firstIndex(of: " "), "no retained discovery config: \(discovery)")
         let configTopic = String(discovery[..<space])
+        defer { _ = try? LineProcess("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", TestBroker.port, "-t", configTopic, "-r", "-n"]).waitForExit() }
         let config = try #require(try JSONSerialization.jsonObject(with: Data(discovery[discovery.index(after: space)...].utf8)) as? [String: Any])
         // HA's tag scanner schema: <prefix>/tag/[<node>/]<object>/config; topic required; value_template;
         // device required with identifiers or connections.
         let levels = configTopic.split(separator: "/")
         #expect(levels.first.map(String.init) == prefix && levels[1] == "tag" && levels.last == "config" && (4...5).contains(levels.count))
-        #expect(config["topic"] as? String == topic)
-        // The template as Home Assistant renders it (Jinja2's immutable sandbox, as HA's templates;
-        // an empty result is ignored by HA's MQTT tag platform): HA's own tag id first, then the UID,
-        // and nothing for a null, empty or missing UID.
-        let template = try #require(config["value_template"] as? String)
-        let rendered = try renderLikeHomeAssistant(template, payloads: [
-            #"{"uid":"04A1B2C3D4E5F6"}"#, #"{"uid":"04A1B2C3D4E5F6","haTag":"8f6c7e2a-0b1d-4c3e-9a5f-2d7e1b0c4a6f"}"#,
-            #"{"uid":null}"#, #"{"uid":""}"#, #"{"serial":"XXRBJ"}"#,
-        ])
-        #expect(rendered == ["04A1B2C3D4E5F6", "8f6c7e2a-0b1d-4c3e-9a5f-2d7e1b0c4a6f", "", "", ""], "\(template)")
+        #expect(config["topic"] as? String == haTopic)
         let device = try #require(config["device"] as? [String: Any])
         #expect(!((device["identifiers"] as? [String]) ?? []).isEmpty)
         #expect(device["model"] is String && device["sw_version"] is String)
         #expect(Set(config.keys).isSubset(of: ["topic", "value_template", "device", "qos", "encoding"]), "keys HA drops: \(config.keys.sorted())")
 
         link.cut(refusingFor: 600)  // the broker away: the tap waits in the file
-        let fd = open(file, O_WRONLY | O_APPEND)
-        _ = #"{"uid":"04A1B2C3D4E5F6","type":"NTAG215","reader":"r"}"#.appending("\n").utf8CString
-            .withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
-        close(fd)
+        tap(file, #"{"time":"2026-12-02T10:00:00.000Z","uid":"04A1B2C3D4E5F6","type":"NTAG215","reader":"r"}"#)
         usleep(1_000_000)
-        #expect(taps.lines.isEmpty)
+        #expect(ha.lines.isEmpty)
         link.cut(refusingFor: 0)
-        #expect(LineProcess.waitUntil(20) { taps.lines.count >= 1 }, "\(forward.stderr)")
-        let tap = try #require(try JSONSerialization.jsonObject(with: Data((taps.lines.first ?? "").utf8)) as? [String: Any])
-        #expect(tap["uid"] as? String == "04A1B2C3D4E5F6", "what value_template reads")
-        // Clean up the retained config.
-        _ = try LineProcess("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", TestBroker.port, "-t", configTopic, "-r", "-n"]).waitForExit()
+        #expect(LineProcess.waitUntil(20) { ha.lines.count >= 1 }, "\(forward.stderr)")
+        // What HA reads from it: the template rendered as HA renders it (Jinja2's immutable sandbox).
+        let template = try #require(config["value_template"] as? String)
+        #expect(try renderLikeHomeAssistant(template, payloads: ha.lines) == ["04A1B2C3D4E5F6"], "\(ha.lines)")
+        let message = try #require(try JSONSerialization.jsonObject(with: Data((ha.lines.first ?? "").utf8)) as? [String: Any])
+        #expect(message["time"] as? String == "2026-12-02T10:00:00.000Z", "the tap's own time")
+    }
+
+    @Test("Home Assistant's will holds taps for it and its birth re-announces and sends them once; records without a tag id never reach HA")
+    func homeAssistantBirthAndWill() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let topic = topic("ha-birth")
+        let haTopic = String(topic.dropLast("taps".count)) + "homeassistant"
+        let prefix = "ha-\(UUID().uuidString.prefix(8))"
+        let file = write("taps.jsonl", "")
+        func status(_ state: String) throws {
+            _ = try LineProcess("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", TestBroker.port, "-t", "\(prefix)/status", "-q", "1", "-m", state]).waitForExit()
+        }
+        let ha = try startConsumer(topic: haTopic)
+        defer { ha.stop() }
+        let records = try startConsumer(topic: topic)
+        defer { records.stop() }
+        let configs = try LineProcess("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", TestBroker.port, "-t", "\(prefix)/tag/#", "-v"])
+        defer { configs.stop() }
+        let forward = try startForward(file: file, url: "mqtt://127.0.0.1:\(TestBroker.port)/\(topic)",
+                                       extra: ["--homeassistant", "--homeassistant-prefix", prefix])
+        defer {
+            forward.stop()
+            for line in configs.lines { if let space = line.firstIndex(of: " ") {
+                _ = try? LineProcess("/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", TestBroker.port, "-t", String(line[..<space]), "-r", "-n"]).waitForExit()
+            } }
+        }
+        #expect(LineProcess.waitUntil(15) { forward.stderr.contains("MQTT: connected") && configs.lines.count == 1 }, "\(forward.stderr)")
+        tap(file, #"{"uid":"04000000000001"}"#)
+        #expect(LineProcess.waitUntil(10) { ha.lines.count == 1 }, "\(forward.stderr)")
+
+        try status("offline")
+        #expect(LineProcess.waitUntil(5) { forward.stderr.contains("Home Assistant is offline") }, "\(forward.stderr)")
+        tap(file, #"{"uid":"04000000000002","haTag":"kitchen_door"}"#)
+        tap(file, #"{"uid":null}"#)
+        tap(file, #"{"uid":"04000000000003"}"#)
+        #expect(LineProcess.waitUntil(10) { records.lines.count == 4 }, "other consumers get every record at once")
+        usleep(3_000_000)
+        #expect(ha.lines.count == 1, "held while HA is offline: \(ha.lines)")
+        #expect(FileManager.default.fileExists(atPath: file + ".homeassistant-held"), "held taps survive a restart")
+
+        try status("online")
+        #expect(LineProcess.waitUntil(5) { configs.lines.count == 2 }, "the birth re-announces the station: \(configs.lines)")
+        #expect(LineProcess.waitUntil(10) { ha.lines.count == 3 }, "\(forward.stderr)")
+        usleep(3_000_000)
+        let ids = ha.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.compactMap { $0["tagId"] as? String }
+        #expect(ids == ["04000000000001", "kitchen_door", "04000000000003"], "once each, in order, HA's own id first: \(ha.lines)")
+        #expect(!FileManager.default.fileExists(atPath: file + ".homeassistant-held"))
+        #expect(forward.stderr.components(separatedBy: "has no tag id").count == 2, "said once: \(forward.stderr)")
+    }
+
+    @Test("a kiosk reload that drops \"homeassistant\" clears the station's retained config; one that keeps it keeps one config")
+    func kioskReloadClearsHomeAssistant() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let topic = topic("reload-ha")
+        let prefix = "ha-\(UUID().uuidString.prefix(8))"
+        let url = "mqtt://127.0.0.1:\(TestBroker.port)/\(topic)"
+        func config(_ output: String, homeAssistant: Bool) -> String {
+            #"{"action": "json", "output": "\#(output)", "readers": ["no such reader"], "publish": {"url": "\#(url)"}"#
+                + (homeAssistant ? #", "homeassistant": {"prefix": "\#(prefix)"}}"# : "}")
+        }
+        let path = write("kiosk.json", config(dir + "/first.jsonl", homeAssistant: true))
+        chmod(path, 0o600)
+        let kiosk = try LineProcess(SystemEnvironment.cliPath, ["kiosk", "--config", path])
+        defer { kiosk.stop() }
+        #expect(LineProcess.waitUntil(15) { kiosk.stderr.contains("MQTT: connected") }, "\(kiosk.stderr)")
+        let announced = try #require(try retained("\(prefix)/tag/#"))
+        // Another output file, same station and topic: the same tag scanner, still announced.
+        try config(dir + "/second.jsonl", homeAssistant: true).write(toFile: path, atomically: true, encoding: .utf8)
+        kiosk.signal(SIGHUP)
+        #expect(LineProcess.waitUntil(15) { kiosk.stderr.components(separatedBy: "MQTT: connected").count == 3 }, "\(kiosk.stderr)")
+        #expect(try retained("\(prefix)/tag/#") == announced)
+        #expect(!kiosk.stderr.contains("clearing the station's old tag scanner"))
+        try config(dir + "/second.jsonl", homeAssistant: false).write(toFile: path, atomically: true, encoding: .utf8)
+        kiosk.signal(SIGHUP)
+        #expect(LineProcess.waitUntil(15) { kiosk.stderr.contains("clearing the station's old tag scanner") }, "\(kiosk.stderr)")
+        #expect(LineProcess.waitUntil(10) { (try? retained("\(prefix)/tag/#")) == .some(nil) }, "the old config is gone")
+    }
+
+    @Test("fleet forget-station clears the station's retained Home Assistant config and status")
+    func forgetStation() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let topic = topic("forget")
+        let prefix = "ha-\(UUID().uuidString.prefix(8))"
+        let file = write("taps.jsonl", "")
+        let url = "mqtt://127.0.0.1:\(TestBroker.port)/\(topic)"
+        let forward = try startForward(file: file, url: url, extra: ["--homeassistant", "--homeassistant-prefix", prefix])
+        #expect(LineProcess.waitUntil(15) { forward.stderr.contains("MQTT: connected") }, "\(forward.stderr)")
+        forward.stop()
+        let statusTopic = String(topic.dropLast("taps".count)) + "status"
+        #expect(try retained("\(prefix)/tag/#") != nil)
+        #expect(try retained(statusTopic)?.contains("offline") == true)
+        let forget = try LineProcess(SystemEnvironment.cliPath, ["fleet", "forget-station", "--publish", url, "--homeassistant-prefix", prefix])
+        let output = try forget.waitForExit()
+        #expect(forget.process.terminationStatus == 0, "\(forget.stderr)")
+        #expect(output.count == 2 && output.allSatisfy { $0.hasPrefix("cleared ") }, "\(output)")
+        #expect(try retained("\(prefix)/tag/#") == nil)
+        #expect(try retained(statusTopic) == nil)
+        // An unreachable broker is an error, exit 1, named.
+        let refused = try LineProcess(SystemEnvironment.cliPath, ["fleet", "forget-station", "--publish", "mqtt://127.0.0.1:1/\(topic)"])
+        _ = try refused.waitForExit()
+        #expect(refused.process.terminationStatus == 1 && refused.stderr.contains("cannot clear the station"), "\(refused.stderr)")
     }
 }
 

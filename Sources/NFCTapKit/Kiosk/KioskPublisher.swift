@@ -47,7 +47,21 @@ package final class KioskPublisher: Sendable {
         if current == nil, wanted == nil { return }
         if let old = running.withLock({ r -> Running? in defer { r = nil }; return r }) {
             old.monitor.cancel()
-            old.forwarder.stop()
+            // A Home Assistant config the new settings no longer announce is cleared, so that HA
+            // keeps one tag scanner per station (docs/fleet.md).
+            var retracting: [String] = []
+            let was = old.forwarder.configuration
+            if let discovery = was.homeAssistant {
+                let oldTopic = discovery.configTopic(for: was)
+                let newTopic = wanted.flatMap { settings, path in
+                    settings.homeAssistant?.configTopic(for: settings.configuration(outbox: path, stationID: was.stationID))
+                }
+                if newTopic != oldTopic || wanted?.0.url.host != was.url.host || wanted?.0.url.port != was.url.port {
+                    retracting.append(oldTopic)
+                    logger.notice("Home Assistant: clearing the station's old tag scanner", metadata: ["config": "\(oldTopic)"])
+                }
+            }
+            old.forwarder.stop(retracting: retracting)
             let reason = wanted == nil ? "no \"publish\" in the configuration now" : "the configuration changed"
             logger.notice("publishing stopped", metadata: ["file": "\(old.path)", "reason": "\(reason)",
                                                           "unpublished": "\(old.forwarder.status.backlogRecords)"])

@@ -11,5 +11,5 @@ struct FleetCommand: AsyncParsableCommand {
             their record file; `fleet forward` runs it alone for a file another process writes, and \
             `fleet status` shows how much of a file is not yet acknowledged by the broker.
             """,
-        subcommands: [FleetStatusCommand.self, FleetForwardCommand.self])
+        subcommands: [FleetStatusCommand.self, FleetForwardCommand.self, FleetForgetStationCommand.self])
 }

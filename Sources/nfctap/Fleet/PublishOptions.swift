@@ -15,7 +15,7 @@ struct PublishOptions: ParsableArguments {
     var caFile: String?
 
     @Flag(name: .customLong("homeassistant"),
-          help: "Announce the station to Home Assistant as an MQTT tag scanner (retained discovery config; the tag id is the record's uid).")
+          help: "Announce the station to Home Assistant as an MQTT tag scanner (retained discovery config). Each tap goes to HA with HA's tag id or the uid; taps are held while HA is offline and sent once it is back (docs/fleet.md).")
     var homeAssistant = false
 
     @Option(name: .customLong("homeassistant-prefix"), help: ArgumentHelp("Home Assistant's discovery prefix.", valueName: "prefix"))
