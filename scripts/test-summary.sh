@@ -4,6 +4,7 @@
 #   test-summary.sh ring NAME STATUS  < `swift test` output   → one record for the summary file
 #   test-summary.sh soak STATUS       < scripts/soak.sh output → one record
 #   test-summary.sh fuzz STATUS       < scripts/fuzz.sh output → one record
+#   test-summary.sh ha STATUS         < scripts/ha-ring.sh output → one record
 #   test-summary.sh total STATUS      < the records            → the lines printed at the end
 #
 # A record is NAME, PASSED, FAILED, NOTE, FIRST-FAILURE separated by the unit separator (0x1F:
@@ -69,6 +70,24 @@ fuzz)
     if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; bad="scripts/fuzz.sh exit status $status"; fi
     record fuzz "$passed" "$failed" "targets, ASan${bad:+; $bad}" "${bad:+fuzz: $bad}"
     ;;
+ha)
+    status="$2"
+    out="$(cat)"
+    # ha_ring.py: "ok  NAME: …" / "FAIL NAME: …" per scenario, then "ha-ring: P passed, F failed";
+    # scripts/ha-ring.sh says "Home Assistant ring skipped: WHY" when the machine cannot run HA.
+    counts="$(printf '%s\n' "$out" | sed -n 's/^ha-ring: \([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\1 \2/p' | tail -1)"
+    skipped="$(printf '%s\n' "$out" | sed -n 's/^.*Home Assistant ring skipped: //p' | head -1)"
+    first="$(printf '%s\n' "$out" | grep -m1 '^FAIL ' | cut -c6- || true)"
+    if [ -n "$skipped" ] && [ "$status" -eq 0 ]; then
+        record homeassistant 0 0 "skipped: $skipped"
+    elif [ -n "$counts" ]; then
+        passed="${counts% *}" failed="${counts#* }"
+        if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; first="scripts/ha-ring.sh exit status $status"; fi
+        record homeassistant "$passed" "$failed" "a real Home Assistant" "${first:+homeassistant: $first}"
+    else
+        record homeassistant 0 1 "exit status $status" "homeassistant: ${first:-no result (scripts/ha-ring.sh exit status $status)}"
+    fi
+    ;;
 total)
     status="$2"
     sum_passed=0 sum_failed=0 first=""
@@ -88,7 +107,7 @@ total)
     printf 'tests: %d passed, %d failed\n' "$sum_passed" "$sum_failed"
     ;;
 *)
-    echo "usage: $0 ring NAME STATUS | soak STATUS | fuzz STATUS | total STATUS (input on stdin)" >&2
+    echo "usage: $0 ring NAME STATUS | soak STATUS | fuzz STATUS | ha STATUS | total STATUS (input on stdin)" >&2
     exit 64
     ;;
 esac

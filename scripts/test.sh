@@ -137,12 +137,33 @@ if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
         [ "$(cat "$NFCTAP_BACKGROUND_BUILD/status")" = 0 ]
     }
 
+    # The Home Assistant ring (scripts/ha-ring.sh): nfctap's station against a real HA core, once
+    # stage 1's background install is done. Output to homeassistant.out; the record to "$summary".
+    run_homeassistant() {
+        local summary="$1" out="$NFCTAP_TEST_RUN_DIR/homeassistant.out" status=0 t0=$SECONDS
+        while [ ! -e "$NFCTAP_BACKGROUND_BUILD/ha-install.status" ]; do
+            # (An install that died without a word counts as failed.)
+            kill -0 "${NFCTAP_HA_INSTALL_PID:-0}" 2>/dev/null || { sleep 1; [ -e "$NFCTAP_BACKGROUND_BUILD/ha-install.status" ] || echo 1 >"$NFCTAP_BACKGROUND_BUILD/ha-install.status"; }
+            sleep 1
+        done
+        if [ "$(cat "$NFCTAP_BACKGROUND_BUILD/ha-install.status")" != 0 ]; then
+            { echo "installing Home Assistant failed:"; tail -n 40 "$NFCTAP_BACKGROUND_BUILD/ha-install.log"; } >"$out"
+            printf 'homeassistant\x1f0\x1f1\x1f\x1f%s\n' "installing Home Assistant from PyPI failed (log above)" >>"$summary"
+            return 1
+        fi
+        scripts/ha-ring.sh >"$out" 2>&1 || status=$?
+        echo "homeassistant: $((SECONDS - t0)) s" >>"$out"
+        scripts/test-summary.sh ha "$status" <"$out" >>"$summary"
+        return "$status"
+    }
+
     # The second lane, beside ring 3's suites that share pcscd: the suites that share nothing
     # with them, then (once the background build has made them) the release binary's suites and
     # the brief fuzz pass. Output to files in the run directory; records to beside.summary.
     lane_beside() {
         local failed=0 status=0 summary="$NFCTAP_TEST_RUN_DIR/beside.summary"
         run_beside system-beside --filter "$beside_suites" --skip "$release_suites" || failed=1
+        run_homeassistant "$summary" || failed=1
         if background_build_ok; then
             run_beside release --filter "$release_suites" || failed=1
         else
@@ -172,7 +193,7 @@ if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
         # a tap, which in a parallel run can starve the other suites' async work on 2 cores.
         log "running application tests in process"
         run_ring application --filter NFCTapKitTests --no-parallel
-        log "running system tests in two lanes (the second: beside_suites, then the release binary's suites and a brief fuzz pass)"
+        log "running system tests in two lanes (the second: beside_suites, a real Home Assistant, then the release binary's suites and a brief fuzz pass)"
         bundle="$(swift build --show-bin-path)/nfctapPackageTests.xctest"
         lane_beside &
         beside=$!
@@ -189,7 +210,7 @@ if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
         log "waiting for the second lane"
         wait "$beside" || failed_any=1
         beside=""
-        for ring in system-beside release fuzz; do
+        for ring in system-beside homeassistant release fuzz; do
             [ -f "$NFCTAP_TEST_RUN_DIR/$ring.out" ] || continue
             log "the second lane's $ring:"
             cat "$NFCTAP_TEST_RUN_DIR/$ring.out"
@@ -249,6 +270,13 @@ elif [ "$#" -eq 0 ]; then
         echo "$status" >"$NFCTAP_BACKGROUND_BUILD/status"' &
     background_build=$!
     export NFCTAP_RELEASE_BINARY NFCTAP_BACKGROUND_BUILD_PID="$background_build"
+    # Home Assistant for the HA ring, from PyPI into .build/ha-venv (this stage has the network):
+    # in the background too; the second lane waits for "$NFCTAP_BACKGROUND_BUILD/ha-install.status".
+    log "installing Home Assistant for its ring in the background (log: $NFCTAP_BACKGROUND_BUILD/ha-install.log)"
+    setsid nice -n "$nice" bash -c 'status=0; scripts/ha-ring.sh --install-only >"$NFCTAP_BACKGROUND_BUILD/ha-install.log" 2>&1 || status=$?
+        echo "$status" >"$NFCTAP_BACKGROUND_BUILD/ha-install.status"' &
+    ha_install=$!
+    export NFCTAP_HA_INSTALL_PID="$ha_install"
 fi
 
 # What must be the same after the run: the machine's reader configuration.
@@ -263,6 +291,8 @@ cleanup_stage1() {
     if [ -n "${background_build:-}" ]; then
         [ -e "$NFCTAP_BACKGROUND_BUILD/status" ] || kill -TERM -- "-$background_build" 2>/dev/null || true
         wait "$background_build" 2>/dev/null || true
+        [ -e "$NFCTAP_BACKGROUND_BUILD/ha-install.status" ] || kill -TERM -- "-${ha_install:-0}" 2>/dev/null || true
+        wait "${ha_install:-0}" 2>/dev/null || true
         rm -rf "$NFCTAP_BACKGROUND_BUILD"
     fi
 }

@@ -110,6 +110,30 @@ struct Type3NDEFTests {
         }
     }
 
+    @Test("Nbw 15 and Nbr 255 (what a tag may announce): every frame planned within 252 bytes before WriteF; written and read back")
+    func framesWithinTheLimit() throws {
+        var model = VirtualFeliCaModel.standardTransit
+        model.maxReadBlocks = 255
+        model.maxWriteBlocks = 255
+        var memory: [Int: [UInt8]] = [:]
+        for block in 0...40 { memory[block] = [UInt8](repeating: 0, count: 16) }
+        memory[0] = Type3AttributeBlock(nbr: 255, nbw: 15, nmaxb: 40, length: 0).bytes
+        let services = [VirtualFeliCaService(code: FeliCaServiceCode.readOnly, store: 0, blockCount: 41),
+                        VirtualFeliCaService(code: FeliCaServiceCode.readWrite, store: 0, blockCount: 41)]
+        let card = VirtualFeliCaCard(model: model, systems: [VirtualFeliCaSystem(code: FeliCaSystemCode.ndef, idm: T3.idm, services: services)],
+                                     stores: [memory])
+        let (tag, plan) = T3.connect(card)
+        let message = T3.message(size: 380)  // 24 blocks: 374 bytes in one frame at Nbw 15
+        try tag.writeNDEF(message)
+        #expect(plan.log.allSatisfy { $0.count <= 252 }, "\(plan.log.map(\.count))")
+        let writes = plan.log.filter { $0[1] == 0x08 }.map { Int($0[13]) }  // blocks per Write Without Encryption
+        #expect(writes == [1, 13, 11, 1], "WriteF, the data at the most that fits, Ln")
+        let (again, readPlan) = T3.connect(card)
+        #expect(try again.readNDEF() == message)
+        let reads = readPlan.log.filter { $0[1] == 0x06 }.map { Int($0[13]) }
+        #expect(reads == [1, 14, 10], "a 14-block answer is 237 bytes, 15 would be 253")
+    }
+
     @Test("a message larger than 13 blocks is refused before any write")
     func tooLarge() throws {
         let (tag, plan) = T3.connect(.liteS(ndef: []))

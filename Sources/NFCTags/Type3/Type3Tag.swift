@@ -60,7 +60,7 @@ public final class Type3Tag: NDEFTagOperations {
         var data: [UInt8] = []
         data.reserveCapacity(attributes.messageBlocks * 16)
         let blocks = (0..<attributes.messageBlocks).map { $0 + 1 }
-        for group in Self.groups(blocks, of: attributes.nbr) {
+        for group in Self.groups(blocks, at: attributes.nbr, fitting: Self.readFrame) {
             data += try feliCa.readBlocks(group, service: FeliCaServiceCode.readOnly).flatMap { $0 }
         }
         return Array(data.prefix(attributes.length))
@@ -73,12 +73,14 @@ public final class Type3Tag: NDEFTagOperations {
         guard message.count <= attributes.capacity else {
             throw TagError.messageTooLarge(size: message.count, capacity: attributes.capacity)
         }
-        attributes.writeInProgress = true
-        try writeAttributes(attributes)
+        // The whole plan before the first byte: every frame within the limits (docs/tags-and-readers.md §9.3).
         let padded = message + [UInt8](repeating: 0, count: (16 - message.count % 16) % 16)
         let blocks = stride(from: 0, to: padded.count, by: 16).map { Array(padded[$0..<($0 + 16)]) }
         let numbers = Array(blocks.indices.map { $0 + 1 })
-        for group in Self.groups(numbers, of: attributes.nbw) {
+        let plan = Self.groups(numbers, at: attributes.nbw, fitting: Self.writeFrame)
+        attributes.writeInProgress = true
+        try writeAttributes(attributes)
+        for group in plan {
             try feliCa.writeBlocks(group, service: FeliCaServiceCode.readWrite, data: group.map { blocks[$0 - 1] })
         }
         attributes.writeInProgress = false
@@ -114,8 +116,32 @@ public final class Type3Tag: NDEFTagOperations {
         self.attributes = attributes
     }
 
-    static func groups(_ blocks: [Int], of size: Int) -> [[Int]] {
-        let size = max(1, size)
-        return stride(from: 0, to: blocks.count, by: size).map { Array(blocks[$0..<min($0 + size, blocks.count)]) }
+    /// Largest FeliCa frame, command or answer, on every path: LEN is one byte (255), a PN53x's
+    /// direct transmit through PC/SC carries at most 252 (`PCSCFeliCaChannel`), and an answer
+    /// wrapped in a transparent exchange's data objects must still fit a short APDU's 256.
+    static let maxFrame = 252
+
+    /// Bytes of a Read Without Encryption answer for `blocks` (LEN, code, IDm, status flags,
+    /// count, 16 per block): the command itself is shorter.
+    static func readFrame(_ blocks: ArraySlice<Int>) -> Int { 13 + 16 * blocks.count }
+
+    /// Bytes of a Write Without Encryption command for `blocks` (LEN, code, IDm, one service,
+    /// the block list with 2- or 3-byte elements, 16 data bytes per block).
+    static func writeFrame(_ blocks: ArraySlice<Int>) -> Int {
+        14 + blocks.reduce(0) { $0 + ($1 > 0xFF ? 3 : 2) + 16 }
+    }
+
+    /// `blocks` in runs of at most `limit` (Nbr or Nbw: a tag may announce up to 255), each
+    /// within `maxFrame` by `frame`, so that no frame is refused after the write began.
+    static func groups(_ blocks: [Int], at limit: Int, fitting frame: (ArraySlice<Int>) -> Int) -> [[Int]] {
+        var groups: [[Int]] = []
+        var start = 0
+        while start < blocks.count {
+            var end = start + 1
+            while end < blocks.count, end - start < max(1, limit), frame(blocks[start...end]) <= maxFrame { end += 1 }
+            groups.append(Array(blocks[start..<end]))
+            start = end
+        }
+        return groups
     }
 }
