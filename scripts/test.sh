@@ -227,6 +227,27 @@ NFCTAP_VPCD_DRIVER="$(ensure_vpcd_driver)"
 export NFCTAP_VPCD_DRIVER
 warn_system_vpcd
 
+# Home Assistant for the HA ring (full runs), from PyPI into .build/ha-venv: in the background,
+# during the debug build (mostly download and unpacking, which then keeps off the rings' disk and
+# CPU); the second lane waits for "$NFCTAP_BACKGROUND_BUILD/ha-install.status".
+if [ "$#" -eq 0 ]; then
+    export NFCTAP_BACKGROUND_BUILD
+    NFCTAP_BACKGROUND_BUILD="$(mktemp -d /tmp/nfctap-test-build.XXXXXX)"
+    log "installing Home Assistant for its ring in the background (log: $NFCTAP_BACKGROUND_BUILD/ha-install.log)"
+    setsid bash -c 'status=0; scripts/ha-ring.sh --install-only >"$NFCTAP_BACKGROUND_BUILD/ha-install.log" 2>&1 || status=$?
+        echo "$status" >"$NFCTAP_BACKGROUND_BUILD/ha-install.status"' &
+    ha_install=$!
+    export NFCTAP_HA_INSTALL_PID="$ha_install"
+fi
+# An install still running when stage 1 ends early (a failed build, Ctrl-C) goes with it.
+stop_ha_install() {
+    if [ -n "${ha_install:-}" ] && [ ! -e "$NFCTAP_BACKGROUND_BUILD/ha-install.status" ]; then
+        kill -TERM -- "-$ha_install" 2>/dev/null || true
+    fi
+    [ -z "${ha_install:-}" ] || wait "$ha_install" 2>/dev/null || true
+}
+trap 'stop_ha_install; [ -z "${NFCTAP_BACKGROUND_BUILD:-}" ] || rm -rf "$NFCTAP_BACKGROUND_BUILD"' EXIT
+
 log "building"
 build_start=$SECONDS
 swift build --build-tests
@@ -247,8 +268,6 @@ elif [ "$#" -eq 0 ]; then
     # CPU priority, while the rings run (ring 3 runs one test at a time and mostly waits on its
     # daemons, so the build takes the idle CPU and adds little to the run); stage 2 waits for
     # "$NFCTAP_BACKGROUND_BUILD/status" before the suites that need them.
-    export NFCTAP_BACKGROUND_BUILD
-    NFCTAP_BACKGROUND_BUILD="$(mktemp -d /tmp/nfctap-test-build.XXXXXX)"
     # (Dependencies resolved here, in the foreground: this stage has the network, stage 2 does not.)
     swift package resolve --scratch-path "$NFCTAP_RELEASE_SCRATCH" >/dev/null
     log "building the release binary and the fuzz targets in the background (log: $NFCTAP_BACKGROUND_BUILD/log)"
@@ -270,13 +289,6 @@ elif [ "$#" -eq 0 ]; then
         echo "$status" >"$NFCTAP_BACKGROUND_BUILD/status"' &
     background_build=$!
     export NFCTAP_RELEASE_BINARY NFCTAP_BACKGROUND_BUILD_PID="$background_build"
-    # Home Assistant for the HA ring, from PyPI into .build/ha-venv (this stage has the network):
-    # in the background too; the second lane waits for "$NFCTAP_BACKGROUND_BUILD/ha-install.status".
-    log "installing Home Assistant for its ring in the background (log: $NFCTAP_BACKGROUND_BUILD/ha-install.log)"
-    setsid nice -n "$nice" bash -c 'status=0; scripts/ha-ring.sh --install-only >"$NFCTAP_BACKGROUND_BUILD/ha-install.log" 2>&1 || status=$?
-        echo "$status" >"$NFCTAP_BACKGROUND_BUILD/ha-install.status"' &
-    ha_install=$!
-    export NFCTAP_HA_INSTALL_PID="$ha_install"
 fi
 
 # What must be the same after the run: the machine's reader configuration.
@@ -291,10 +303,9 @@ cleanup_stage1() {
     if [ -n "${background_build:-}" ]; then
         [ -e "$NFCTAP_BACKGROUND_BUILD/status" ] || kill -TERM -- "-$background_build" 2>/dev/null || true
         wait "$background_build" 2>/dev/null || true
-        [ -e "$NFCTAP_BACKGROUND_BUILD/ha-install.status" ] || kill -TERM -- "-${ha_install:-0}" 2>/dev/null || true
-        wait "${ha_install:-0}" 2>/dev/null || true
-        rm -rf "$NFCTAP_BACKGROUND_BUILD"
     fi
+    stop_ha_install
+    [ -z "${NFCTAP_BACKGROUND_BUILD:-}" ] || rm -rf "$NFCTAP_BACKGROUND_BUILD"
 }
 trap cleanup_stage1 EXIT
 

@@ -157,11 +157,22 @@ struct Type3NDEFTests {
         _ = plan
     }
 
-    @Test("a card without the NDEF system is not NDEF formatted")
+    @Test("a card without the NDEF system is not NDEF formatted: it still answers a Polling of any system")
     func noNDEFSystem() throws {
-        let (tag, _) = T3.connect(.liteS(ndef: nil))
+        let (tag, plan) = T3.connect(.liteS(ndef: nil))
         #expect(try tag.queryNDEFStatus() == (.notSupported, 0))
         #expect(throws: TagError.notNDEFFormatted("the FeliCa card has no NDEF system (12FC)")) { try tag.readNDEF() }
+        #expect(plan.log.prefix(2) == [T3.pollNDEF, T3.hex("06 00 FF FF 00 00")])
+    }
+
+    @Test("a card lifted during the 12FC Polling is lost, never \"not formatted\"", arguments: [0, 1])
+    func liftedDuringPolling(answered: Int) throws {
+        // 0: gone at the 12FC Polling; 1: no 12FC answer, then gone before the FFFF Polling.
+        let card = answered == 0 ? VirtualFeliCaCard.liteS(ndef: T3.message(size: 40)) : .liteS(ndef: nil)
+        let (tag, _) = T3.connect(card, plan: FaultPlan(leaveFieldAfter: answered))
+        #expect(throws: TagError.tagLost) { try tag.readNDEF() }
+        let (again, _) = T3.connect(card, plan: FaultPlan(leaveFieldAfter: answered))
+        #expect(throws: TagError.tagLost) { try again.queryNDEFStatus() }
     }
 }
 

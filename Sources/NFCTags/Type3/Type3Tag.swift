@@ -19,9 +19,13 @@ public final class Type3Tag: NDEFTagOperations {
             try feliCa.polling(systemCode: FeliCaSystemCode.ndef)
         } catch {
             // Polling a system the card lacks gets no answer, which readers report as a lost tag,
-            // a timeout or (libnfc) an RF transmission error.
+            // a timeout or (libnfc) an RF transmission error; so does a card that left. Lost is
+            // not "not formatted" (docs/faults.md): a card that still answers a Polling of any
+            // system (FFFF) lacks 12FC; one that does not is gone, and that error stands.
             switch error {
-            case .tagLost, .timeout, .transport: throw TagError.notNDEFFormatted("the FeliCa card has no NDEF system (12FC)")
+            case .tagLost, .timeout, .transport:
+                try feliCa.polling(systemCode: FeliCaSystemCode.wildcard)
+                throw TagError.notNDEFFormatted("the FeliCa card has no NDEF system (12FC)")
             default: throw error
             }
         }

@@ -31,7 +31,7 @@ package enum ScanFailure {
         guard let error = error as? NFCReaderError else { return CLIError(String(describing: error)) }
         switch error.code {
         case .readerTransceiveErrorTagConnectionLost where writing:
-            return CLIError("the tag left the reader before the write completed (\(error.message)); \(Self.tearSafe)")
+            return CLIError("the tag left the reader before the write completed (\(error.message)); \(Self.tearSafe): hold it still and run write again")
         case .readerTransceiveErrorTagConnectionLost:
             return CLIError("the tag left the reader (\(error.message)): hold it still and try again")
         case .ndefReaderSessionErrorTagNotWritable:
@@ -40,9 +40,7 @@ package enum ScanFailure {
             if let size, let capacity { return tooSmall(size: size, capacity: capacity) }
             return CLIError("the message does not fit on the tag (\(error.message))")
         case .ndefReaderSessionErrorTagUpdateFailure:
-            // Tear-safe writes (specs §1, §2): the length is written last, so the tag holds the old
-            // message or an empty one, never a corrupt one.
-            return CLIError("the write did not complete (\(error.message)); \(Self.tearSafe)")
+            return CLIError("the write did not complete (\(error.message))")
         case .ndefReaderSessionErrorZeroLengthMessage:
             return CLIError("the message is empty")
         case .readerSessionInvalidationErrorSystemIsBusy:
@@ -52,8 +50,27 @@ package enum ScanFailure {
         }
     }
 
-    /// What a tag holds after an interrupted tear-safe write.
-    static let tearSafe = "the tag holds its previous message or an empty one, never a corrupt one: hold it still and run write again"
+    /// What a tag holds after a tear-safe write the tag left in the middle of (specs §1, §2: the
+    /// length is written last), when it cannot be read back to say more.
+    static let tearSafe = "the tag holds its previous message or an empty one, never a corrupt one"
+
+    /// What the tag holds after a failed write, from reading it back (`readBack`: the message,
+    /// or the read's error), said as it is: the new message after all, an empty one, another one,
+    /// a torn write (the tag stopped answering: `tearSafe`), or content that cannot be read.
+    package static func holding(after readBack: Result<NFCNDEFMessage, any Error>, isNew: (NFCNDEFMessage) -> Bool) -> String {
+        switch readBack {
+        case let .success(message) where isNew(message):
+            return "the tag holds the new message after all (read back)"
+        case let .success(message):
+            return "the tag holds a message of \(message.length) bytes that is not the new one (read back)"
+        case let .failure(error as NFCReaderError) where error.code == .ndefReaderSessionErrorZeroLengthMessage:
+            return "the tag holds an empty message (read back)"
+        case let .failure(error as NFCReaderError) where (100..<200).contains(error.code.rawValue):
+            return "it did not answer a read-back (\(error.message)); a torn write leaves it with its previous message or an empty one, never a corrupt one"
+        case let .failure(error):
+            return "what the tag holds cannot be read back (\((error as? NFCReaderError)?.message ?? "\(error)"))"
+        }
+    }
 
     /// Core NFC's 402 in numbers.
     package static func tooSmall(size: Int, capacity: Int) -> CLIError {

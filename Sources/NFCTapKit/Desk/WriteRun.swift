@@ -77,7 +77,13 @@ package struct WriteRun {
                 break
             }
             guard message.bytes.count <= size else { throw ScanFailure.tooSmall(size: message.bytes.count, capacity: size) }
-            try await tag.writeNDEF(message.message)
+            do {
+                try await tag.writeNDEF(message.message)
+            } catch let error as NFCReaderError where error.code != .readerTransceiveErrorTagConnectionLost {
+                // The tag still answers: read it back and say what it holds now.
+                let base = ScanFailure.tagOperation(error, size: message.bytes.count, capacity: size).message
+                throw CLIError("\(base); \(await holdingNow(tag)): hold it still and run write again")
+            }
             try await verify(tag)
             if lock {
                 prompt.message("Locking the tag: this is permanent, it can never be written again.", .yellow)
@@ -97,6 +103,13 @@ package struct WriteRun {
         } catch {
             return .failure(ScanFailure.tagOperation(error, size: message.bytes.count, capacity: capacity, writing: true))
         }
+    }
+
+    /// What the tag holds after a failed write (`ScanFailure.holding`).
+    private func holdingNow(_ tag: any NFCNDEFTag) async -> String {
+        let readBack: Result<NFCNDEFMessage, any Error>
+        do { readBack = .success(try await tag.readNDEF()) } catch { readBack = .failure(error) }
+        return ScanFailure.holding(after: readBack, isNew: message.matches)
     }
 
     /// Reads the message back and compares it with what was written.
