@@ -170,6 +170,28 @@ struct RealDriverTests {
         #expect(lines.first?["uid"] as? String == "04102030405045")
     }
 
+    @Test("a replug storm under the kiosk (20 unplug/replugs in 10 s): the reader is watched again and the next tap is recorded")
+    func replugStorm() throws {
+        let profile = USBProfile.acr1252u
+        defer { _ = try? USBRing.emulator("replug", profile.key); try? USBRing.waitForReaders(USBRing.allReaderCount) }
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (kiosk, output) = try Self.kiosk(on: profile, in: dir)
+        kiosk.waitForLog("reader added") { $0.hasPrefix("<6>reader added") && $0.contains("ACR1252 Dual Reader PICC") }
+        for _ in 0..<20 {
+            try USBRing.emulator("unplug", profile.key)
+            usleep(250_000)
+            try USBRing.emulator("replug", profile.key)
+            usleep(250_000)
+        }
+        try USBRing.waitForReaders(USBRing.allReaderCount)
+        let card = try profile.tap(try Self.ntag213(0x46))
+        let lines = try waitForJSONLines(output, count: 1)
+        card.remove()
+        #expect(kiosk.terminate() == 0)
+        #expect(lines.first?["uid"] as? String == "04102030405046", "\(kiosk)")
+    }
+
     @Test("reader unplugged mid-write: a typed error, and the tag never holds half a message")
     func unplugMidWrite() throws {
         let profile = USBProfile.acr122u

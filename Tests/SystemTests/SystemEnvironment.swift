@@ -65,6 +65,9 @@ struct CLIResult {
     var stderr: String
 }
 
+/// SIGPIPE ignored in the test process, once: a write to a child gone gets EPIPE instead.
+let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN); return () }()
+
 /// Runs `nfctap args…` with optional stdin and extra environment, with a hard timeout so a
 /// hanging CLI fails the test instead of hanging it; `executable` runs another build of nfctap
 /// (the release binary the package ships).
@@ -81,7 +84,10 @@ func runCLI(_ args: [String], stdin: Data? = nil, environment extra: [String: St
     process.standardError = err
     process.standardInput = input
     try process.run()
-    if let stdin { input.fileHandleForWriting.write(stdin) }
+    // A child that exits before reading its input must fail its test, not kill the test process
+    // with SIGPIPE (the second lane runs the test bundle directly, with SIGPIPE's default action).
+    _ = ignoreSIGPIPE
+    if let stdin { try? input.fileHandleForWriting.write(contentsOf: stdin) }
     try? input.fileHandleForWriting.close()
     // Read both pipes concurrently so a chatty child cannot block on a full pipe.
     let group = DispatchGroup()

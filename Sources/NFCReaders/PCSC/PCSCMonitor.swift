@@ -132,13 +132,24 @@ final class PCSCMonitor: ReaderMonitor, Sendable {
         handler(.tagLeft(tag))
     }
 
+    /// Longest wait before the reader list is compared with pcscd's again (one SCardListReaders).
+    static let relistInterval: Duration = .seconds(2)
+
     /// Syncs the reader list, then waits for changes until an error (or cancel) ends the wait.
     private func watch(_ ctx: Context, _ readers: inout [String: ReaderRecord], _ pnpState: inout ReaderState) throws(PCSCError) {
         try syncReaders(ctx, &readers)
         while !isStopping {
             let names = readers.keys.sorted()
             var states = [pnpState] + names.map { readers[$0]!.state }
-            try ctx.getStatusChange(&states, timeout: nil)
+            do throws(PCSCError) {
+                try ctx.getStatusChange(&states, timeout: Self.relistInterval)
+            } catch where error == .timeout {
+                // A safety net under the PnP reader: pcsc-lite tells a change by the reader count,
+                // so a remove and an add inside one wait (a replug storm) change nothing it can
+                // see. Re-listing every few seconds leaves no reader pcscd lists unwatched for longer.
+                try syncReaders(ctx, &readers)
+                continue
+            }
             var relist = states[0].hasChanged
             states[0].acknowledge()
             pnpState = states[0]
