@@ -234,7 +234,7 @@ if [ "$#" -eq 0 ]; then
     export NFCTAP_BACKGROUND_BUILD
     NFCTAP_BACKGROUND_BUILD="$(mktemp -d /tmp/nfctap-test-build.XXXXXX)"
     log "installing Home Assistant for its ring in the background (log: $NFCTAP_BACKGROUND_BUILD/ha-install.log)"
-    setsid bash -c 'status=0; scripts/ha-ring.sh --install-only >"$NFCTAP_BACKGROUND_BUILD/ha-install.log" 2>&1 || status=$?
+    setsid nice -n "${NFCTAP_BACKGROUND_NICE:-19}" bash -c 'status=0; scripts/ha-ring.sh --install-only >"$NFCTAP_BACKGROUND_BUILD/ha-install.log" 2>&1 || status=$?
         echo "$status" >"$NFCTAP_BACKGROUND_BUILD/ha-install.status"' &
     ha_install=$!
     export NFCTAP_HA_INSTALL_PID="$ha_install"

@@ -53,12 +53,17 @@ public struct HomeAssistantDiscovery: Equatable, Sendable {
     public static let valueTemplate = "{{ value_json.tagId }}"
 
     /// The tag id a record gives HA: HA's own tag id (`haTag`, from HA's tag URL on the tag)
-    /// when there is one, else `field`'s value. nil when that is null, empty, missing or not
-    /// text (such a record is not sent to HA: it would be a tag named "None" or "").
+    /// when there is one, else `field`'s value, escaped (`SafeText`: a field may hold tag text).
+    /// nil when that is null, empty, missing or not text (such a record is not sent to HA: it
+    /// would be a tag named "None" or "").
     public func tagID(inRecord line: ArraySlice<UInt8>) -> String? {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] else { return nil }
+        return tagID(in: object)
+    }
+
+    private func tagID(in object: [String: Any]) -> String? {
         for key in ["haTag", field] {
-            if let value = object[key] as? String, !value.isEmpty, value.utf8.count <= 256 { return value }
+            if let value = object[key] as? String, !value.isEmpty, value.utf8.count <= 256 { return SafeText.escaped(value) }
         }
         return nil
     }
@@ -66,11 +71,11 @@ public struct HomeAssistantDiscovery: Equatable, Sendable {
     /// The message for HA: `{"recordId", "tagId", "time"}` (the tap's own time, so a tap held
     /// while HA was away still says when it happened); nil for a record without a tag id.
     public func payload(record line: ArraySlice<UInt8>, id: String) -> [UInt8]? {
-        guard let tag = tagID(inRecord: line) else { return nil }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any],
+              let tag = tagID(in: object) else { return nil }
         var fields: [(String, JSONValue)] = [("recordId", .string(id)), ("tagId", .string(tag))]
-        if let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any],
-           let time = object["time"] as? String, time.utf8.count <= 64 {
-            fields.append(("time", .string(time)))
+        if let time = object["time"] as? String, time.utf8.count <= 64 {
+            fields.append(("time", .string(SafeText.escaped(time))))
         }
         return Array(JSONValue.object(fields).jsonText.utf8)
     }

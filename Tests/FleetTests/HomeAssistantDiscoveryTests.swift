@@ -83,6 +83,10 @@ import Testing
         for record in [#"{"uid":null}"#, #"{"uid":""}"#, #"{"serial":"XXRBJ"}"#, #"{"uid":7}"#, "not json", #"["uid"]"#] {
             #expect(message(record) == nil, "\(record)")
         }
+        // A field holding tag text reaches HA escaped: no control, bidi or zero-width character.
+        let hostile = try #require(message("{\"uid\":\"k\\u001b]0;pwned\\u0007\\u202e\"}")?["tagId"])
+        #expect(!hostile.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" }, "\(hostile)")
+        #expect(hostile.hasPrefix("k"))
         let serial = try HomeAssistantDiscovery(field: "serial")
         #expect(serial.tagID(inRecord: Array(#"{"uid":"04","serial":"XXRBJ"}"#.utf8)[...]) == "XXRBJ")
     }
