@@ -56,6 +56,10 @@ fi
 if [ "${NFCTAP_TEST_STAGE:-}" = inner ]; then
     ensure_swift
     ip link set lo up
+    # umockdev delivers uevents over Unix datagram sockets, whose queue holds net.unix.max_dgram_qlen
+    # messages (10 in a new network namespace): a replug storm of two readers overflows it and the
+    # emulator aborts. This namespace's own value (the machine's is untouched).
+    echo 512 >/proc/sys/net/unix/max_dgram_qlen
     # The services' fixed ports (vpcd's two, the USB readers' cards) are taken out of this
     # namespace's ephemeral range: a free port asked of the kernel (mosquitto's, a test broker's)
     # once landed on a card port and the USB emulator could not start. Per namespace: the

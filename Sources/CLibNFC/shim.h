@@ -52,12 +52,17 @@ static inline nfc_modulation nfctap_modulation_felica(int nbr212) {
 }
 
 /// Copies a FeliCa target's Polling answer out of a packed `nfc_target`: IDm, PMm (8 bytes each)
-/// and the system code (2 bytes, only when `*hasSystemCode` is set: libnfc keeps it for LEN > 18).
+/// and the system code (2 bytes, only when `*hasSystemCode` is set: libnfc keeps it for LEN > 18),
+/// with the answer's LEN and response code. libnfc copies IDm and PMm whatever LEN says, so only
+/// a LEN of 18 or 20 and code 01 make them the card's (the caller checks).
 static inline int nfctap_target_felica(const nfc_target *target, uint8_t idm[8], uint8_t pmm[8],
-                                       uint8_t systemCode[2], int *hasSystemCode) {
+                                       uint8_t systemCode[2], int *hasSystemCode,
+                                       size_t *length, uint8_t *responseCode) {
     if (target->nm.nmt != NMT_FELICA) return 0;
     nfc_felica_info info;
     memcpy(&info, &target->nti.nfi, sizeof(info));
+    *length = info.szLen;
+    *responseCode = info.btResCode;
     memcpy(idm, info.abtId, 8);
     memcpy(pmm, info.abtPad, 8);
     memcpy(systemCode, info.abtSysCode, 2);

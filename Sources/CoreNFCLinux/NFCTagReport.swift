@@ -22,6 +22,11 @@ public struct NFCTagReport: Sendable {
     public let ndefDecodingError: (any Error)?
     /// Why nothing (or nothing usable) was read.
     public var error: NFCReaderError?
+    /// Linux: the tag answered, with bytes nfctap refuses — a reply of the wrong format, data that
+    /// contradicts itself, a malformed NDEF message. Reading again gives the same, so a single read
+    /// ends with it (`scan` exits 1) while a stream goes on. False for a tag that left, timed out or
+    /// failed in transport: that is worth another try (docs/faults.md "Lost, malformed").
+    public var refusedData = false
 
     /// A report of `ndefBytes`, decoded here (relaxed mode).
     public init(tag: DetectedTag, details: NDEFTagDetails? = nil, ndefBytes: [UInt8]? = nil, error: NFCReaderError? = nil) {
@@ -55,6 +60,10 @@ public struct NFCTagReport: Sendable {
             return (nil, error)
         }
     }
+
+    /// True when nothing is to be gained by reading the tag again: it was read to the end, or it
+    /// answered with data nfctap refuses.
+    public var isFinal: Bool { completed || refusedData }
 
     /// True when the tag was read to the end (a message, an empty message, or a tag without NDEF).
     public var completed: Bool {

@@ -111,7 +111,8 @@ public final class LibNFCDevice: Sendable {
 
     /// Wraps nfc_initiator_select_passive_target with NMT_FELICA (InListPassiveTarget BrTy 01 or
     /// 02): one Polling with `payload` (`00 SC SC RC TSN`; docs/tags-and-readers.md §9.1).
-    /// Returns nil when no card answered.
+    /// Returns nil when no card answered, or when the answer is no POL_RES (LEN 18 or 20, code
+    /// `01`; JIS X 6319-4 §10.1.2): a short or garbled answer never becomes a card's identity.
     /// - Throws: `LibNFCError`.
     public func selectFeliCa(payload: [UInt8] = [0x00, 0xFF, 0xFF, 0x01, 0x00], kbps: Int = 212) throws(LibNFCError) -> LibNFCTarget? {
         let h = try device()
@@ -124,7 +125,9 @@ public final class LibNFCDevice: Sendable {
         guard found > 0 else { return nil }
         var idm = [UInt8](repeating: 0, count: 8), pmm = [UInt8](repeating: 0, count: 8), sc: [UInt8] = [0, 0]
         var hasSystemCode: Int32 = 0
-        guard nfctap_target_felica(target, &idm, &pmm, &sc, &hasSystemCode) == 1 else { return nil }
+        var length = 0, responseCode: UInt8 = 0
+        guard nfctap_target_felica(target, &idm, &pmm, &sc, &hasSystemCode, &length, &responseCode) == 1,
+              length == 18 || length == 20, responseCode == 0x01 else { return nil }
         return LibNFCTarget(feliCa: LibNFCFeliCaInfo(idm: idm, pmm: pmm, systemCode: hasSystemCode != 0 ? sc : [], kbps: kbps))
     }
 

@@ -54,8 +54,21 @@ public protocol NDEFTagOperations: AnyObject {
     func readNDEF() throws(TagError) -> [UInt8]
     /// Writes a whole NDEF message tear-safely (docs/tags-and-readers.md §1 and §2).
     func writeNDEF(_ message: [UInt8]) throws(TagError)
-    /// Makes the tag permanently read-only.
+    /// Makes the tag read-only (`lockKind()` says whether for good).
     func writeLock() throws(TagError)
+    /// What `writeLock()` would make of this tag through this reader, asked before anything is
+    /// written (a `write --lock` checks it first).
+    /// - Throws: `.unsupported` when this reader cannot pass the lock commands.
+    func lockKind() throws(TagError) -> NDEFLockKind
+}
+
+/// What locking makes of a tag: said to the user only as the chip makes it.
+public enum NDEFLockKind: Equatable, Sendable {
+    /// The chip makes it permanent: nothing can write the tag again (Type 2 lock bits, Type 5
+    /// Lock Block, FeliCa Lite(-S)'s MC block).
+    case permanent
+    /// The tag reports itself read-only, but a writer may undo it; why.
+    case reversible(String)
 }
 
 /// Core NFC's `NFCNDEFStatus`, raw values included.

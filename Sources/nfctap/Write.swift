@@ -36,7 +36,7 @@ struct Write: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The content of the --mime record.", valueName: "file")) var file: String?
     @Option(help: ArgumentHelp("A file holding a whole NDEF message (binary).", valueName: "file")) var ndefFile: String?
 
-    @Flag(help: "After writing, make the tag permanently read-only.") var lock = false
+    @Flag(help: "After writing, make the tag read-only: permanently on Type 2, Type 5 and FeliCa Lite-S; checked before anything is written.") var lock = false
 
     @OptionGroup var readerOptions: ReaderOptions
 

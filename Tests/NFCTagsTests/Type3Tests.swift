@@ -145,6 +145,7 @@ struct Type3NDEFTests {
     func lock() throws {
         let card = VirtualFeliCaCard.liteS(ndef: T3.message(size: 20))
         let (tag, _) = T3.connect(card)
+        #expect(try tag.lockKind() == .permanent)
         try tag.writeLock()
         let (again, plan) = T3.connect(card)
         #expect(try again.queryNDEFStatus() == (.readOnly, 208))
@@ -155,6 +156,14 @@ struct Type3NDEFTests {
             try again.feliCa.writeBlocks([1], service: FeliCaServiceCode.readWrite, data: [[UInt8](repeating: 0, count: 16)])
         }
         _ = plan
+    }
+
+    @Test("a FeliCa Standard card's lock is not called permanent: only RWFlag changes")
+    func standardLockIsReversible() throws {
+        let (tag, plan) = T3.connect(.transitCard())
+        guard case let .reversible(why) = try tag.lockKind() else { Issue.record("called permanent"); return }
+        #expect(why.contains("RWFlag"))
+        #expect(plan.log.isEmpty, "known without an exchange")
     }
 
     @Test("a card without the NDEF system is not NDEF formatted: it still answers a Polling of any system")

@@ -45,6 +45,37 @@ struct Type5PCSCLinkTests {
         #expect(remembered.iso15693Path == .readBinary)
     }
 
+    /// Any refusal of a pass-through command, at any of its three steps, means block access for
+    /// good: a status word `FF C2`'s start or switch answers (69 86 command not allowed, 6F 00 no
+    /// diagnosis, 64 00), or a transceive the reader refuses (6A 81, also inside DO C0).
+    @Test(arguments: [
+        (0, [UInt8]([0x69, 0x86])), (0, [0x6F, 0x00]), (0, [0x64, 0x00]), (1, [0x6F, 0x00]),
+        (1, [0xC0, 0x03, 0x01, 0x6A, 0x81, 0x90, 0x00]), (2, [0x6A, 0x81]), (2, [0xC0, 0x03, 0x01, 0x6D, 0x00, 0x90, 0x00]),
+    ])
+    func anyRefusalOfThePassThroughFallsBackToReadBinary(step: Int, answer: [UInt8]) throws {
+        let virtual = T5.slix2()
+        let reader = EmulatedPCSCReader(profile: .omnikey, tag: virtual)
+        reader.plan.reset(faults: [step: .replace(answer)])
+        let link = try Self.link(reader, uid: virtual.uid)
+        #expect(try Type5Tag(link: link).readNDEF() == T5.uriMessage)
+        #expect(link.transparentRefused)
+        #expect(!link.passesAnyCommand)
+        #expect(reader.plan.log.last == T5.hex("FF B0 00 03 00"), "\(reader.plan.log.map(\.hexString))")
+        // A session that had started is ended (a refused start opened none: the emulator's own
+        // state, behind the injected answer, does not count).
+        if step > 0 { #expect(!reader.isTransparentSessionOpen) }
+    }
+
+    @Test func aTagTimeoutInsideTheSessionIsNoRefusal() throws {
+        // DO C0 64 01 is the tag's silence, not the reader's refusal: a timeout, and the session stays.
+        let virtual = T5.slix2()
+        let reader = EmulatedPCSCReader(profile: .omnikey, tag: virtual)
+        reader.plan.reset(faults: [2: .replace([0xC0, 0x03, 0x01, 0x64, 0x01, 0x90, 0x00])])
+        let link = try Self.link(reader, uid: virtual.uid)
+        #expect(throws: TagError.timeout) { try Type5Tag(link: link).readNDEF() }
+        #expect(!link.transparentRefused)
+    }
+
     @Test func aLibraryLabelThroughReadBinaryIsNotNDEFFormatted() throws {
         // The Flipper SLIX2 dump: block 0 is `03 0A 82 ED`. Without Get System Info only block 0
         // can tell the layout; no CC there means no NDEF, as through a reader that passes `2B`.

@@ -48,6 +48,61 @@ import Testing
         #expect(await Self.status(run.run) == ExitStatus.ok)
     }
 
+    /// docs/faults.md "Lost, malformed": a tag that answers with bytes nfctap refuses ends a single
+    /// scan with exit 1 at once (not a retry until --timeout and exit 2); --multi goes on.
+    @Test("scan of a tag answering with data nfctap refuses exits 1 at once; --multi goes on", arguments: [
+        "type2-malformed-ndef", "type2-tlv-overrun", "type4-nlen-overrun",
+    ])
+    func scanRefusedData(_ kind: String) async throws {
+        let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
+        let tag: any VirtualTag
+        let why: String
+        switch kind {
+        case "type2-malformed-ndef":
+            // A record header announcing 80 bytes of payload, followed by 2.
+            tag = try VirtualType2Tag(product: .ntag213, uid: [0x04, 1, 2, 3, 4, 5, 6], ndef: [0xD1, 0x01, 0x50, 0x55, 0x04, 0x61])
+            why = "malformed NDEF message"
+        case "type2-tlv-overrun":
+            // An NTAG213 whose NDEF TLV claims 0x1FF bytes, past its 144-byte data area.
+            var memory = try VirtualType2Tag(product: .ntag213, uid: [0x04, 1, 2, 3, 4, 5, 6], ndef: []).memory
+            memory.replaceSubrange(16 ..< 20, with: [0x03, 0xFF, 0x01, 0xFF])
+            tag = try VirtualType2Tag(product: .ntag213, memory: memory)
+            why = "run past the data area"
+        default:
+            // A Type 4 tag whose NDEF file length (NLEN) exceeds the file the CC describes.
+            let type4 = VirtualType4Tag(version: .v2, ndef: try NDEFMessage(records: [.uri("https://example.com/n")]).encoded())
+            type4.ndefFile.replaceSubrange(0 ..< 2, with: [0x7F, 0xF0])
+            tag = type4
+            why = "NLEN 32752 exceeds"
+        }
+        _ = backend.place(tag, on: "Virtual A")
+        let started = ContinuousClock.now
+        do {
+            try await ScanRun(json: true, multi: false, timeout: 20, readers: Self.readers(backend)).run()
+            Issue.record("the scan succeeded")
+        } catch {
+            #expect(error.status == ExitStatus.failure, "\(error.message)")
+            #expect(error.message.contains("answered with data nfctap refuses") && error.message.contains(why), "\(error.message)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(10), "ended at once, not at --timeout")
+        #expect(backend.feedbackLog.contains { $0.feedback == .failure } && !backend.feedbackLog.contains { $0.feedback == .success })
+        // A stream reports it and goes on to its own end.
+        let multi = ScanRun(json: true, multi: true, timeout: 0.5, readers: Self.readers(backend))
+        #expect(await Self.status(multi.run) == ExitStatus.ok)
+    }
+
+    @Test("scan of a tag that leaves during every read is retried until --timeout: exit 2, never 1")
+    func scanLostTagIsNoRefusal() async throws {
+        let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
+        let tag = try VirtualType2Tag(product: .ntag213, uid: [0x04, 1, 2, 3, 4, 5, 7],
+                                      ndef: NDEFMessage(records: [.uri("https://example.com/l")]).encoded())
+        _ = backend.place(tag, on: "Virtual A")
+        let reader = try #require(backend.reader(named: "Virtual A"))
+        reader.plan.reset(leaveFieldAfter: 1)
+        let run = ScanRun(json: true, multi: false, timeout: 1.5, readers: Self.readers(backend))
+        #expect(await Self.status(run.run) == ExitStatus.noTag)
+    }
+
     @Test("no reader: exit status 3 with the reason")
     func noReader() async throws {
         let backend = VirtualReaderBackend(readerNames: [])

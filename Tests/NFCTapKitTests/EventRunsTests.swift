@@ -54,6 +54,37 @@ import Testing
         #expect(await run.run().code == .readerSessionInvalidationErrorUserCanceled)
     }
 
+    /// The session's reader watchdog (SessionEngine+Watchdog.swift): a reader the service lists but
+    /// the monitor never reported (pcsc-lite misses a remove and an add inside one wait) is
+    /// re-attached within two checks, said as the service lost and restored, and its tap recorded.
+    @Test("inventory: a reader the service lists but the session never heard of is re-attached; its tap is recorded")
+    func watchdogReattachesAnUnwatchedReader() async throws {
+        let backend = VirtualReaderBackend(readerNames: ["Desk A"])
+        let (reports, report) = AsyncStream.makeStream(of: String.self)
+        // The time limit ends a run whose watchdog failed: then no tap arrives, instead of a hang.
+        let run = InventoryRun(environment: Self.environment(backend), readerFilter: .all, timeLimit: .seconds(15)) {
+            report.yield($0.tag.uid.hexString)
+            return true
+        }
+        async let ended = { () async -> NFCReaderError in
+            let end = await run.run()
+            report.finish()
+            return end
+        }()
+        while !run.becameActive { try await Task.sleep(for: .milliseconds(20)) }
+        backend.addReaderUnseen("Desk B")
+        _ = backend.place(try Self.ntag(9, uri: "https://example.com/unseen"), on: "Desk B")
+        let started = ContinuousClock.now
+        var taps = reports.makeAsyncIterator()
+        #expect(await taps.next() == "04102030405009")
+        #expect(ContinuousClock.now - started < .seconds(8), "within two watchdog checks")
+        // Desk A is watched as before.
+        _ = backend.place(try Self.ntag(10, uri: "https://example.com/a"), on: "Desk A")
+        #expect(await taps.next() == "0410203040500A")
+        run.stop(.userCanceled)
+        #expect(await ended.code == .readerSessionInvalidationErrorUserCanceled)
+    }
+
     @Test("pair's wait: a tag that is not a printer's is named and shown red, then the printer tag ends the wait")
     func printerWaitSkipsOtherTags() async throws {
         let backend = VirtualReaderBackend(readerNames: ["Desk A"])

@@ -52,6 +52,22 @@ struct FeliCaLibNFCSystemTests {
         }
     }
 
+    /// libnfc copies IDm and PMm out of any answer to InListPassiveTarget: a short POL_RES (LEN 4)
+    /// or one with another response code must not become a card with IDm 0000… or FFFF….
+    @Test("a short or garbled POL_RES through libnfc is no card, never one with a made-up IDm",
+          arguments: [[UInt8]([0x04, 0x01, 0xAA, 0xBB]), [0x12, 0x55] + [UInt8](repeating: 0xFF, count: 16), [0x02, 0x01]])
+    func hostilePollingAnswer(_ answer: [UInt8]) throws {
+        let card = VirtualFeliCaCard.liteS(ndef: Self.uriMessage("https://example.com/hostile"))
+        card.answerPolling(with: answer)
+        try withBackend(card: card) { _, backend, reader in
+            let hostile = try backend.detectTag(on: reader)
+            #expect(hostile == nil, "\(hostile.map { $0.uid.hexString } ?? "")")
+            card.answerPolling(with: nil)
+            let proper = try backend.detectTag(on: reader)
+            #expect(proper?.uid == card.idm, "the same card, answering properly, is found")
+        }
+    }
+
     @Test("write and lock through the backend: WriteF raised first and cleared last, 1 block per write")
     func liteSWriteThroughTheBackend() throws {
         let card = VirtualFeliCaCard.liteS(ndef: [])

@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 import NFCTags
+import NFCTapKitTestSupport
 import TagEmulation
 import Testing
 
@@ -170,26 +171,80 @@ struct RealDriverTests {
         #expect(lines.first?["uid"] as? String == "04102030405045")
     }
 
-    @Test("a replug storm under the kiosk (20 unplug/replugs in 10 s): the reader is watched again and the next tap is recorded")
-    func replugStorm() throws {
-        let profile = USBProfile.acr1252u
-        defer { _ = try? USBRing.emulator("replug", profile.key); try? USBRing.waitForReaders(USBRing.allReaderCount) }
+    /// VmRSS (KiB), open descriptors and threads of a running process.
+    static func resources(_ pid: Int32) -> (rssKiB: Int, fds: Int, threads: Int) {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+            .flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first }.flatMap { Int($0) } ?? -1
+        let count = { (dir: String) in (try? FileManager.default.contentsOfDirectory(atPath: dir).count) ?? -1 }
+        return (rss, count("/proc/\(pid)/fd"), count("/proc/\(pid)/task"))
+    }
+
+    /// The kiosk on the ACR1252U and `inventory` on the uTrust through the same pcscd, while both
+    /// readers are unplugged and replugged `count` times in `seconds` (docs/faults.md "Reader
+    /// faults"): every tap afterwards is recorded by each, their descriptors, threads and memory
+    /// stay flat, and each ends within 2 s of SIGTERM.
+    @Test("replug storms under the kiosk and inventory: every later tap recorded, resources flat, SIGTERM within 2 s",
+          arguments: [(20, 10.0), (100, 30.0)])
+    func replugStorm(count: Int, seconds: Double) throws {
+        let (kioskReader, inventoryReader) = (USBProfile.acr1252u, USBProfile.utrust)
+        defer {
+            for profile in [kioskReader, inventoryReader] { _ = try? USBRing.emulator("replug", profile.key) }
+            try? USBRing.waitForReaders(USBRing.allReaderCount)
+        }
         let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (kiosk, output) = try Self.kiosk(on: profile, in: dir)
-        kiosk.waitForLog("reader added") { $0.hasPrefix("<6>reader added") && $0.contains("ACR1252 Dual Reader PICC") }
-        for _ in 0..<20 {
-            try USBRing.emulator("unplug", profile.key)
-            usleep(250_000)
-            try USBRing.emulator("replug", profile.key)
-            usleep(250_000)
+        let (kiosk, kioskOutput) = try Self.kiosk(on: kioskReader, in: dir)
+        let inventoryOutput = dir.appendingPathComponent("inventory.jsonl").path
+        let inventory = try KioskProcess(arguments: ["inventory", "--output", inventoryOutput, "--reader", inventoryReader.match],
+                                         environment: USBRing.pcsc)
+        var serial: UInt8 = 0x70
+        /// One tap on each reader; waits for both records.
+        func tapBoth(expecting n: Int) throws {
+            let a = try kioskReader.tap(try Self.ntag213(serial))
+            let b = try inventoryReader.tap(try Self.ntag213(serial + 1))
+            try waitForJSONLines(kioskOutput, count: n)
+            try waitForJSONLines(inventoryOutput, count: n)
+            a.remove()
+            b.remove()
+            serial += 2
         }
-        try USBRing.waitForReaders(USBRing.allReaderCount)
-        let card = try profile.tap(try Self.ntag213(0x46))
-        let lines = try waitForJSONLines(output, count: 1)
-        card.remove()
-        #expect(kiosk.terminate() == 0)
-        #expect(lines.first?["uid"] as? String == "04102030405046", "\(kiosk)")
+        kiosk.waitForLog("reader added") { $0.hasPrefix("<6>reader added") && $0.contains("ACR1252 Dual Reader PICC") }
+        try tapBoth(expecting: 1)  // warm: the first tap's allocations are not the storm's
+        let before = [kiosk, inventory].map { Self.resources($0.process.processIdentifier) }
+
+        let period = seconds / Double(count)
+        let start = Date()
+        do {
+            for i in 0..<count {
+                for profile in [kioskReader, inventoryReader] { try USBRing.emulator("unplug", profile.key) }
+                Thread.sleep(until: start.addingTimeInterval(period * (Double(i) + 0.5)))
+                for profile in [kioskReader, inventoryReader] { try USBRing.emulator("replug", profile.key) }
+                Thread.sleep(until: start.addingTimeInterval(period * Double(i + 1)))
+            }
+            try USBRing.waitForReaders(USBRing.allReaderCount)
+        } catch {
+            let log = (try? String(contentsOfFile: USBRing.directory + "/emulator.log", encoding: .utf8)) ?? ""
+            Issue.record("\(error); the emulator's log ends:\n\(log.split(separator: "\n").suffix(30).joined(separator: "\n"))")
+            throw error
+        }
+        for n in 2...6 { try tapBoth(expecting: n) }
+        let after = [kiosk, inventory].map { Self.resources($0.process.processIdentifier) }
+
+        for (name, process) in [("kiosk", kiosk), ("inventory", inventory)] {
+            let asked = Date()
+            let status = process.terminate()
+            #expect(Date().timeIntervalSince(asked) < 2, "\(name) took \(Date().timeIntervalSince(asked)) s after SIGTERM")
+            #expect(status == 0, "\(name) exit \(status)")
+        }
+        for (i, name) in ["kiosk", "inventory"].enumerated() {
+            #expect(after[i].fds <= before[i].fds + 1, "\(name) descriptors \(before[i].fds) → \(after[i].fds)")
+            #expect(after[i].threads <= before[i].threads + 2, "\(name) threads \(before[i].threads) → \(after[i].threads)")
+            #expect(after[i].rssKiB <= before[i].rssKiB + 3 * 1024, "\(name) VmRSS \(before[i].rssKiB) → \(after[i].rssKiB) KiB")
+        }
+        let uids = { (path: String) in try jsonLines(path).compactMap { $0["uid"] as? String } }
+        #expect(try uids(kioskOutput) == stride(from: 0x70, to: 0x7C, by: 2).map { ScanVectors.uid(UInt8($0)).hexString })
+        #expect(try uids(inventoryOutput) == stride(from: 0x71, to: 0x7D, by: 2).map { ScanVectors.uid(UInt8($0)).hexString })
     }
 
     @Test("reader unplugged mid-write: a typed error, and the tag never holds half a message")

@@ -149,14 +149,18 @@ extension SessionEngine {
             case .notNDEFFormatted, .unsupported, .invalidTagData:
                 // An ISO 15693 label without NDEF (library, asset) is still named: chip, no capacity.
                 let skipped = NFCReaderError(error, during: .read)
+                var report = NFCTagReport(tag: tag, error: skipped)
                 if configuration.collectTagDetails, let type5 = made as? Type5Tag {
-                    return (.skipped(skipped), NFCTagReport(tag: tag, details: NDEFTagDetails(describing: type5), ndefBytes: nil,
-                                                            decoded: nil, decodingError: nil, error: skipped))
+                    report = NFCTagReport(tag: tag, details: NDEFTagDetails(describing: type5), ndefBytes: nil,
+                                          decoded: nil, decodingError: nil, error: skipped)
                 }
-                return (.skipped(skipped), NFCTagReport(tag: tag, error: skipped))
+                if case .invalidTagData = error { report.refusedData = true }
+                return (.skipped(skipped), report)
             default:
                 let failure = NFCReaderError(error, during: .read)
-                return (.failed(failure), NFCTagReport(tag: tag, error: failure))
+                var report = NFCTagReport(tag: tag, error: failure)
+                if case .malformedReply = error { report.refusedData = true }
+                return (.failed(failure), report)
             }
         } catch {
             let failure = NFCReaderError.from(error, during: .read)
@@ -174,8 +178,9 @@ extension SessionEngine {
                                                     decodingError: nil, error: nil))
         } catch {
             let malformed = NFCReaderError(.readerTransceiveErrorTagResponseError, message: "malformed NDEF message: \(error)")
-            return (.skipped(malformed), NFCTagReport(tag: tag, details: details, ndefBytes: bytes, decoded: nil,
-                                                      decodingError: error, error: malformed))
+            var report = NFCTagReport(tag: tag, details: details, ndefBytes: bytes, decoded: nil, decodingError: error, error: malformed)
+            report.refusedData = true
+            return (.skipped(malformed), report)
         }
     }
 

@@ -82,6 +82,9 @@ final class SessionEngine: @unchecked Sendable {
         var batchTimer: (any NFCScheduledAction)?
         var batchQueued = false
         var limitTimer: (any NFCScheduledAction)?
+        var watchdogTimer: (any NFCScheduledAction)?
+        /// Per backend: readers its service listed at the watchdog's last check that the session was not watching.
+        var unwatched: [ObjectIdentifier: Set<String>] = [:]
         var connection: ActiveConnection?
         /// The shared lock that pauses `nfctap agent` while this session runs (BackgroundReadingPause.swift).
         var backgroundReadingHold: NFCBackgroundReading.Hold?
@@ -96,13 +99,13 @@ final class SessionEngine: @unchecked Sendable {
     private var retainedHost: (any SessionEngineHost)? {
         get { confined.value.retainedHost } set { confined.value.retainedHost = newValue }
     }
-    private var monitors: [any ReaderMonitor] {
+    var monitors: [any ReaderMonitor] {
         get { confined.value.monitors } set { confined.value.monitors = newValue }
     }
-    private var monitoredBackends: [any ReaderBackend] {
+    var monitoredBackends: [any ReaderBackend] {
         get { confined.value.monitoredBackends } set { confined.value.monitoredBackends = newValue }
     }
-    private var readers: [String: (info: ReaderInfo, backend: any ReaderBackend)] {
+    var readers: [String: (info: ReaderInfo, backend: any ReaderBackend)] {
         get { confined.value.readers } set { confined.value.readers = newValue }
     }
     private var present: [TagPresence] {
@@ -125,6 +128,12 @@ final class SessionEngine: @unchecked Sendable {
     }
     var connection: ActiveConnection? {
         get { confined.value.connection } set { confined.value.connection = newValue }
+    }
+    var watchdogTimer: (any NFCScheduledAction)? {
+        get { confined.value.watchdogTimer } set { confined.value.watchdogTimer = newValue }
+    }
+    var unwatched: [ObjectIdentifier: Set<String>] {
+        get { confined.value.unwatched } set { confined.value.unwatched = newValue }
     }
     private var backgroundReadingHold: NFCBackgroundReading.Hold? {
         get { confined.value.backgroundReadingHold } set { confined.value.backgroundReadingHold = newValue }
@@ -210,12 +219,7 @@ final class SessionEngine: @unchecked Sendable {
         }
         for backend in waitForReaders ? backends : usable {
             do {
-                let monitor = try backend.startMonitoring { [weak self, weak backend] event in
-                    guard let self, let backend else { return }
-                    self.queue.async { self.handle(event, from: backend) }
-                }
-                monitors.append(monitor)
-                MonitorsAtExit.track(monitor)  // stopped before the C libraries' teardown if the app exits now
+                monitors.append(try startMonitor(backend))
                 monitoredBackends.append(backend)
             } catch {
                 failures.append(error)
@@ -226,6 +230,7 @@ final class SessionEngine: @unchecked Sendable {
                                   message: Self.noReaderMessage(attached: [], failures: failures, filter: config.readerFilter)))
             return
         }
+        if waitForReaders { scheduleReaderWatchdog() }
         if let limit = config.timeLimit {
             limitTimer = schedule(after: limit) { [weak self] in
                 self?.finish(NFCReaderError(.readerSessionInvalidationErrorSessionTimeout,
@@ -239,6 +244,16 @@ final class SessionEngine: @unchecked Sendable {
             s.phase = .active
         }
         host?.engineDidBecomeActive(self)
+    }
+
+    /// Starts watching `backend`; its events reach `handle(_:from:)` on the engine queue.
+    func startMonitor(_ backend: any ReaderBackend) throws(ReaderError) -> any ReaderMonitor {
+        let monitor = try backend.startMonitoring { [weak self, weak backend] event in
+            guard let self, let backend else { return }
+            self.queue.async { self.handle(event, from: backend) }
+        }
+        MonitorsAtExit.track(monitor)  // stopped before the C libraries' teardown if the app exits now
+        return monitor
     }
 
     /// Error 1's message: says what is missing and how to fix it.
@@ -303,7 +318,7 @@ final class SessionEngine: @unchecked Sendable {
         }
     }
 
-    private func removeReader(_ info: ReaderInfo) {
+    func removeReader(_ info: ReaderInfo) {
         readers[info.name] = nil
         for presence in present where presence.detected.reader.name == info.name {
             lose(presence)
@@ -394,7 +409,7 @@ final class SessionEngine: @unchecked Sendable {
 
     /// Runs `action` on the engine queue after `delay` of the session clock, unless the session
     /// ended or the timer was replaced.
-    private func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any NFCScheduledAction {
+    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any NFCScheduledAction {
         return environment.clock.schedule(after: delay) { [weak self] in
             guard let self else { return }
             self.queue.async {
@@ -446,8 +461,10 @@ final class SessionEngine: @unchecked Sendable {
         guard let subscribers else { return }
         limitTimer?.cancel()
         batchTimer?.cancel()
+        watchdogTimer?.cancel()
         limitTimer = nil
         batchTimer = nil
+        watchdogTimer = nil
         pending = []
         for monitor in monitors {
             monitor.stop()

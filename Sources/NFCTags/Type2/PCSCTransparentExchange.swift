@@ -77,6 +77,31 @@ public enum PCSCTransparentExchange {
         return response
     }
 
+    /// Why a reader refused to start (or switch) a transparent session, or nil when `error` is
+    /// something else (the tag gone, the reader gone, the reader busy): any status word (`6A 81`,
+    /// `6D 00` not implemented; `63 00`, an ACS reader's "operation failed", seen answering `FF C2`
+    /// on firmwares without it; `69 86`, `6F 00`), a transport error (a reader that chokes on the
+    /// unknown pseudo-APDU) or a reply that is no session answer. Managing a session asks the
+    /// reader, not the tag, so none of these says anything about the tag: every family goes on with
+    /// its plain path and remembers the refusal per reader.
+    /// docs/tags-and-readers.md §3 "Transparent exchange refused".
+    public static func startRefusal(_ error: TagError) -> String? {
+        switch error {
+        case let .status(sw1, sw2): return statusWordText(sw1, sw2)
+        case let .unsupported(why), let .malformedReply(why): return why
+        case let .transport(code, message): return "\(message), code \(code)"
+        default: return nil
+        }
+    }
+
+    /// A status word that refuses the command itself rather than reporting on the tag: ISO 7816-4
+    /// §5.1.3's checking errors, SW1 `67`…`6F` (wrong length, CLA/INS/P1-P2 not supported, command
+    /// not allowed, no precise diagnosis). `62`/`63`/`64` (warnings, execution errors such as "no
+    /// answer") stay the tag's.
+    public static func refusesCommand(_ sw1: UInt8) -> Bool {
+        (0x67...0x6F).contains(sw1)
+    }
+
     /// BER-TLV length: one byte below 128, `81 xx` up to 255.
     static func berLength(_ n: Int) -> [UInt8] {
         n < 0x80 ? [UInt8(n)] : [0x81, UInt8(n)]

@@ -7,7 +7,7 @@ extension PseudoAPDUType2Link {
             try checkSessionReply(try transmit(PCSCTransparentExchange.startSession), "start transparent session")
             sessionWorked = true
         } catch where !sessionWorked {
-            guard let why = Self.startRefusal(error) else { throw error }
+            guard let why = PCSCTransparentExchange.startRefusal(error) else { throw error }
             rawPathRefused = true
             throw TagError.unsupported("the reader refused a transparent session (\(why))")
         }
@@ -18,22 +18,6 @@ extension PseudoAPDUType2Link {
         // state to go on from: the end's failure is the exchange's.
         _ = try ended.get()
         return answer
-    }
-
-    /// Why a reader refused to start a transparent session, or nil when `error` is something else
-    /// (the tag gone, the reader gone, the reader busy): any status word (`6A 81`, `6D 00` not
-    /// implemented; `63 00`, an ACS reader's "operation failed", seen answering `FF C2` on firmwares
-    /// without it), a transport error (a reader that chokes on the unknown pseudo-APDU) or a reply
-    /// that is no session answer. Starting a session asks the reader, not the tag, so none of these
-    /// says anything about the tag: the read goes on with page reads.
-    /// docs/tags-and-readers.md §3 "Transparent exchange refused".
-    static func startRefusal(_ error: TagError) -> String? {
-        switch error {
-        case let .status(sw1, sw2): return statusWordText(sw1, sw2)
-        case let .unsupported(why), let .malformedReply(why): return why
-        case let .transport(code, message): return "\(message), code \(code)"
-        default: return nil
-        }
     }
 
     /// Status words of a reader that does not implement a command: `6A 81` function not supported,

@@ -1,4 +1,7 @@
 extension Type2Tag {
+    /// Lock bits are one-time programmable (NFC Forum Type 2 Tag §2.2.1): permanent.
+    public func lockKind() throws(TagError) -> NDEFLockKind { .permanent }
+
     /// Makes the tag permanently read-only, in this order:
     /// 1. CC write access → `F` (page 3; the CC is OTP, so the nibble is OR-ed to `F`);
     /// 2. static lock bytes (page 2 bytes 2-3 → `FF FF`: pages 3-15 and their block-lock bits);

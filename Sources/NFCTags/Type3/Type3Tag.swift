@@ -112,6 +112,13 @@ public final class Type3Tag: NDEFTagOperations {
         }
     }
 
+    /// FeliCa Lite(-S): the MC block's write protection cannot be undone. FeliCa Standard: only
+    /// the attribute block's RWFlag changes, which any writer can set again.
+    public func lockKind() throws(TagError) -> NDEFLockKind {
+        if feliCa.product.hasLiteMemoryMap { return .permanent }
+        return .reversible("a FeliCa Standard card keeps its blocks writable: locking clears the attribute block's RWFlag, which a writer can set again")
+    }
+
     /// FeliCa Lite(-S) memory configuration block.
     public static let memoryConfigurationBlock = 0x88
 

@@ -201,6 +201,11 @@ public final class Type4Tag: NDEFTagOperations {
         }
     }
 
+    /// The CC's write access `FF` is a byte of a file: whether it can be changed back is the chip's.
+    public func lockKind() throws(TagError) -> NDEFLockKind {
+        .reversible("a Type 4 tag's write access is a byte of its CC file; whether it can be changed back is up to the chip")
+    }
+
     // MARK: - Steps shared by the operations
 
     /// Runs `body`; on any error forgets the session (the tag may have changed or gone).

@@ -7,8 +7,9 @@ import NDEF
 ///   `FF C2 00 02 04 8F 02 02 03` (switch protocol, DO 8F: ISO 15693, layer 3) before the first
 ///   frame, then `FF C2 00 01 Lc 95 len frame 00` per frame (answer: DO C0 status, DO 97 the tag's
 ///   response without CRC), `FF C2 00 00 02 82 00` in `close()`;
-/// - a refused start (`6A 81`, `6D 00`, `6E 00`, `68 00`, `63 00` or a DO C0 error) switches the link to
-///   READ / UPDATE BINARY for good (`transparentRefused`, which the connection remembers per reader):
+/// - any refusal of the start, the switch or a transceive (a status word, a DO C0 error on the
+///   session commands, a reply that is no session answer) switches the link to READ / UPDATE
+///   BINARY for good (`transparentRefused`, which the connection remembers per reader):
 ///   Read Single Block → `FF B0 hi lo 00`, Write Single Block → `FF D6 hi lo Lc data`; any other
 ///   command is `.unsupported`.
 public final class PCSCISO15693Link: ISO15693Link {
@@ -55,20 +56,24 @@ public final class PCSCISO15693Link: ISO15693Link {
         _ = try? transceiver.transceive(PCSCTransparentExchange.endSession)
     }
 
+    /// Starts the session and switches it to ISO 15693. Any refusal of either (a status word, a
+    /// DO C0 error, a reply that is no session answer, a reader choking on the pseudo-APDU:
+    /// `PCSCTransparentExchange.startRefusal`) switches the link to block access for good.
     private func openSession() throws(TagError) {
         for command in [PCSCTransparentExchange.startSession, Self.switchToISO15693] {
-            let reply = try transceiver.transceive(command)
-            guard reply.count >= 2 else { throw TagError.malformedReply("transparent session reply of \(reply.count) bytes") }
-            let (sw1, sw2) = (reply[reply.count - 2], reply[reply.count - 1])
-            if (sw1, sw2) != (0x90, 0x00) {
-                if Self.meansRefused(sw1, sw2) { return refuse() }
-                throw TagError.status(sw1: sw1, sw2: sw2)
-            }
-            let response = try PCSCTransparentExchange.parse(Array(reply.dropLast(2)))
-            if let status = response.errorStatus, (status.sw1, status.sw2) != (0x90, 0x00) {
-                if command == PCSCTransparentExchange.startSession { return refuse() }
-                // The session started but the reader cannot switch to ISO 15693: end it, use block access.
-                _ = try? transceiver.transceive(PCSCTransparentExchange.endSession)
+            do throws(TagError) {
+                let reply = try transceiver.transceive(command)
+                guard reply.count >= 2 else { throw TagError.malformedReply("transparent session reply of \(reply.count) bytes") }
+                let (sw1, sw2) = (reply[reply.count - 2], reply[reply.count - 1])
+                guard (sw1, sw2) == (0x90, 0x00) else { throw TagError.status(sw1: sw1, sw2: sw2) }
+                let response = try PCSCTransparentExchange.parse(Array(reply.dropLast(2)))
+                if let status = response.errorStatus, (status.sw1, status.sw2) != (0x90, 0x00) {
+                    throw TagError.status(sw1: status.sw1, sw2: status.sw2)
+                }
+            } catch {
+                guard PCSCTransparentExchange.startRefusal(error) != nil else { throw error }
+                // The session may have started before the switch failed: end it, use block access.
+                if sessionOpen { _ = try? transceiver.transceive(PCSCTransparentExchange.endSession) }
                 return refuse()
             }
             if command == PCSCTransparentExchange.startSession { sessionOpen = true }
@@ -80,22 +85,27 @@ public final class PCSCISO15693Link: ISO15693Link {
         transparentRefused = true
     }
 
-    /// `6A 81`, `6D 00`, `6E 00`, `68 00`, `68 81`, `6A 86`, `63 00`: the reader does not implement
-    /// the command (issue 23's list of first-tap refusals).
-    static func meansRefused(_ sw1: UInt8, _ sw2: UInt8) -> Bool {
-        [[0x6A, 0x81], [0x6D, 0x00], [0x6E, 0x00], [0x68, 0x00], [0x68, 0x81], [0x6A, 0x86], [0x63, 0x00]].contains([sw1, sw2])
-    }
-
     private func transparent(_ frame: [UInt8]) throws(TagError) -> [UInt8] {
         let reply = try transceiver.transceive(try PCSCTransparentExchange.transceive(frame))
         guard reply.count >= 2 else { throw TagError.malformedReply("transparent exchange reply of \(reply.count) bytes") }
         let (sw1, sw2) = (reply[reply.count - 2], reply[reply.count - 1])
+        if PCSCTransparentExchange.refusesCommand(sw1) {
+            // The reader opened the session but refuses to pass frames: block access from here on.
+            close()
+            refuse()
+            return try blockAccess(frame)
+        }
         guard (sw1, sw2) == (0x90, 0x00) else { throw TagError.status(sw1: sw1, sw2: sw2) }
         let response = try PCSCTransparentExchange.parse(Array(reply.dropLast(2)))
         if let status = response.errorStatus, (status.sw1, status.sw2) != (0x90, 0x00) {
             // §3.2.7.2: 64 01 — no answer from the tag in time (a write may still have landed).
             if (status.sw1, status.sw2) == (0x64, 0x01) { throw TagError.timeout }
             if (status.sw1, status.sw2) == (0x62, 0x82) { throw TagError.tagLost }
+            if PCSCTransparentExchange.refusesCommand(status.sw1) {
+                close()
+                refuse()
+                return try blockAccess(frame)
+            }
             throw TagError.status(sw1: status.sw1, sw2: status.sw2)
         }
         guard let answer = response.iccResponse, !answer.isEmpty else { throw TagError.tagLost }

@@ -93,9 +93,7 @@ extension Type5Tag {
     /// on every block, the CC's first. A block already locked (`11`) is fine.
     /// - Throws: `.unsupported` when the link cannot pass Lock Block; `.readOnly` when already locked.
     public func writeLock() throws(TagError) {
-        guard link.passesAnyCommand else {
-            throw TagError.unsupported("Lock Block through this reader (it passes only block reads and writes)")
-        }
+        _ = try lockKind()
         var cc = try readCapabilityContainer()
         let (blockSize, blockCount) = try readLayout()
         if cc.isWritable {
@@ -107,6 +105,14 @@ extension Type5Tag {
             self.cc = cc
         }
         for block in 0 ..< blockCount { try lockBlock(block) }
+    }
+
+    /// Lock Block is permanent (ISO/IEC 15693-3 §10.4.5), and needs a reader that passes it.
+    public func lockKind() throws(TagError) -> NDEFLockKind {
+        guard link.passesAnyCommand else {
+            throw TagError.unsupported("Lock Block through this reader (it passes only block reads and writes)")
+        }
+        return .permanent
     }
 
     /// Lock Block (`22`, extended `32`); `11` (already locked) counts as done.

@@ -80,6 +80,8 @@ public final class Type5Tag: NDEFTagOperations {
                 }
             } catch TagError.iso15693(let code) where code == 0x01 || code == 0x02 {
                 // No Get System Info on this chip: fall through to the size of block 0.
+            } catch TagError.unsupported(_) where !link.passesAnyCommand {
+                // The reader refused to pass the command (and now uses block access): block 0 tells.
             }
         }
         // Block 0 tells the block size; its CC tells the memory size.
@@ -184,6 +186,8 @@ public final class Type5Tag: NDEFTagOperations {
         } catch TagError.iso15693(let code) where code == 0x01 || code == 0x02 || code == 0x03 {
             readMultipleRefused = true
             return false
+        } catch TagError.unsupported(_) where !link.passesAnyCommand {
+            return false // the reader stopped passing commands: single blocks through block access
         }
         guard data.count == count * blockSize else {
             throw TagError.malformedReply("Read Multiple Blocks \(first)+\(count) returned \(data.count) bytes, not \(count * blockSize)")

@@ -23,7 +23,8 @@ package struct ScanRun: Sendable {
     }
 
     /// Runs the session to its end.
-    /// - Throws: how the command fails (no tag before `--timeout`: exit 2; no reader: 3; interrupted: 130).
+    /// - Throws: how the command fails (a tag answering with data nfctap refuses: exit 1; no tag
+    ///   before `--timeout`: 2; no reader: 3; interrupted: 130).
     package func run() async throws(CLIError) {
         let verdict = ScanVerdict(multi: multi)
         var configuration = DeskSession.configuration(timeout: timeout, readers: readers, prompt: prompt)
@@ -35,6 +36,8 @@ package struct ScanRun: Sendable {
         let session = NFCNDEFReaderSession(invalidateAfterFirstRead: false, configuration: configuration,
                                            environment: readers.environment)
         var printed = false
+        /// The tag answered with data nfctap refuses: printed, then exit 1 (docs/faults.md "Lost, malformed").
+        var refused: NFCTagReport?
         /// The last tag that could not be read: a timeout then says so instead of "no tag".
         var lastFailure: NFCTagReport?
         let ending = await DeskSession.run(session, prompt: prompt) { event in
@@ -43,19 +46,23 @@ package struct ScanRun: Sendable {
                 prompt.start(Self.holdMessage(readers.map(\.name)), status: multi ? "waiting for tags" : "waiting for a tag")
             case let .tagReport(report):
                 if multi { return output(report) }
-                guard report.completed else {
+                if !printed, verdict.isWinner(report) {
+                    printed = true
+                    output(report)
+                    if !report.completed { refused = report }
+                    session.invalidate()
+                } else if !report.completed {
                     lastFailure = report
                     prompt.message("Could not read the tag on \(SafeText.escaped(report.tag.reader.name)): "
                                    + "\(SafeText.escaped(report.error?.message ?? "unknown error")). Hold it still…", .yellow)
-                    return
                 }
-                guard !printed, verdict.isWinner(report) else { return }
-                printed = true
-                output(report)
-                session.invalidate()
             default:
                 break
             }
+        }
+        if let refused {
+            throw CLIError("the tag on \(SafeText.escaped(refused.tag.reader.name)) answered with data nfctap refuses: "
+                           + SafeText.escaped(refused.error?.message ?? "unknown error"), status: ExitStatus.failure)
         }
         if printed { return }
         let error = ending.code

@@ -14,18 +14,20 @@ package final class ScanVerdict: Sendable {
     }
 
     /// True when the reader may confirm the tap.
+    /// A single scan's first final report wins (`NFCTagReport.isFinal`), a refused one too: it is
+    /// red, and ends the scan with exit 1.
     package func confirm(_ report: NFCTagReport) -> Bool {
-        guard report.completed else { return false }
-        if multi { return true }
+        if multi { return report.completed }
+        guard report.isFinal else { return false }
         return winner.withLock { winner in
             guard winner == nil else { return false }  // a second tag of the same batch
             winner = report.tag
-            return true
+            return report.completed
         }
     }
 
-    /// True for the report a single scan confirmed.
+    /// True for the report that ends a single scan.
     package func isWinner(_ report: NFCTagReport) -> Bool {
-        report.completed && winner.withLock { $0 == report.tag }
+        report.isFinal && winner.withLock { $0 == report.tag }
     }
 }

@@ -2,6 +2,7 @@ import SafeText
 import CoreNFCLinux
 import Foundation
 import NDEF
+import NFCTags
 import RecordOutput
 
 /// One `nfctap write`: a read-write `NFCNDEFReaderSession` (its tags come as
@@ -77,6 +78,16 @@ package struct WriteRun {
                 break
             }
             guard message.bytes.count <= size else { throw ScanFailure.tooSmall(size: message.bytes.count, capacity: size) }
+            // Whether (and how) the tag can be locked is known before the first byte is written.
+            var lockKind = NDEFLockKind.permanent
+            if lock {
+                do {
+                    lockKind = try await tag.lockKind()
+                } catch {
+                    throw CLIError("this tag cannot be locked through this reader, so nothing was written: "
+                                   + ScanFailure.tagOperation(error).message)
+                }
+            }
             do {
                 try await tag.writeNDEF(message.message)
             } catch let error as NFCReaderError where error.code != .readerTransceiveErrorTagConnectionLost {
@@ -86,7 +97,12 @@ package struct WriteRun {
             }
             try await verify(tag)
             if lock {
-                prompt.message("Locking the tag: this is permanent, it can never be written again.", .yellow)
+                switch lockKind {
+                case .permanent:
+                    prompt.message("Locking the tag: this is permanent, it can never be written again.", .yellow)
+                case let .reversible(why):
+                    prompt.message("Locking the tag: it will report itself read-only (\(why)).", .yellow)
+                }
                 do {
                     try await tag.writeLock()
                     let (after, _) = try await tag.queryNDEFStatus()

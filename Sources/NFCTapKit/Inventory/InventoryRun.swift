@@ -60,7 +60,14 @@ package final class InventoryRun: Sendable {
         var ending = NFCReaderError(.readerSessionInvalidationErrorUserCanceled)
         do {
             for try await event in session.events {
-                if case .becameActive = event { state.withLock { $0.becameActive = true } }
+                switch event {
+                case .becameActive: state.withLock { $0.becameActive = true }
+                case let .serviceLost(kind, error):
+                    Stderr.line("nfctap: warning: reader service \(kind == .pcsc ? "pcscd" : kind.rawValue) lost: \(error)")
+                case let .serviceRestored(kind):
+                    Stderr.line("nfctap: reader service \(kind == .pcsc ? "pcscd" : kind.rawValue) restored")
+                default: break
+                }
             }
         } catch {
             ending = error as? NFCReaderError ?? NFCReaderError(.readerSessionInvalidationErrorSessionTerminatedUnexpectedly,

@@ -19,6 +19,8 @@ public final class VirtualFeliCaCard: VirtualTag, Sendable {
         var current = 0
         /// Blocks whose reads answer `01 A8` (a hostile card; tests).
         var refusedReads: Set<Int> = []
+        /// What every Polling is answered with instead (a hostile card; tests).
+        var pollingAnswer: [UInt8]?
     }
 
     /// - Parameters:
@@ -45,6 +47,10 @@ public final class VirtualFeliCaCard: VirtualTag, Sendable {
     /// Reads of these blocks fail with status flags `01 A8` (a card failing mid-read).
     public func refuseReads(of blocks: Set<Int>) { state.withLock { $0.refusedReads = blocks } }
 
+    /// Every Polling is answered with `bytes` (LEN first) instead of the POL_RES: a short or
+    /// garbled answer, as a card at the edge of the field sends.
+    public func answerPolling(with bytes: [UInt8]?) { state.withLock { $0.pollingAnswer = bytes } }
+
     /// One block of one store, nil when absent.
     public func block(_ number: Int, store: Int = 0) -> [UInt8]? {
         state.withLock { $0.stores.indices.contains(store) ? $0.stores[store][number] : nil }
@@ -60,7 +66,10 @@ public final class VirtualFeliCaCard: VirtualTag, Sendable {
         guard frame.count >= 2, Int(frame[0]) == frame.count else { return nil }
         let code = frame[1]
         guard model.commands.contains(code) else { return nil }
-        if code == FeliCaCommandCode.polling { return polling(Array(frame[2...])) }
+        if code == FeliCaCommandCode.polling {
+            if let hostile = state.withLock({ $0.pollingAnswer }) { return hostile }
+            return polling(Array(frame[2...]))
+        }
         guard frame.count >= 10 else { return nil }
         let idm = Array(frame[2..<10])
         guard let system = systems.firstIndex(where: { $0.idm == idm }) else { return nil }

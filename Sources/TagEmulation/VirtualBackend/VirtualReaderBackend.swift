@@ -17,11 +17,14 @@ public final class VirtualReaderBackend: ReaderBackend, Sendable {
         var reader: EmulatedPCSCReader
         var present: DetectedTag?
         var exclusiveHolder: ObjectIdentifier?
+        /// Monitors started before this number never hear of the reader (`addReaderUnseen`).
+        var unseenBefore = 0
     }
 
     private struct State {
         var slots: [Slot] = []
-        var monitors: [ObjectIdentifier: VirtualReaderMonitor] = [:]
+        var monitors: [ObjectIdentifier: (monitor: VirtualReaderMonitor, serial: Int)] = [:]
+        var monitorsStarted = 0
         var nextPresence: UInt64 = 0
         var serviceUp = true
         var feedback: [(reader: String, feedback: ReaderFeedback)] = []
@@ -52,6 +55,16 @@ public final class VirtualReaderBackend: ReaderBackend, Sendable {
     public func addReader(_ name: String, profile: PCSCReaderProfile = .acr122u) {
         let info = state.withLock { Self.addReader(name, profile: profile, to: &$0) }
         broadcast(.readerAdded(info))
+    }
+
+    /// Plugs a reader in that the running monitors miss, as pcsc-lite's monitor misses a remove and
+    /// an add inside one wait: `listReaders()` lists it, but they report nothing about it (its tags
+    /// included); a monitor started later sees it. For the session's reader watchdog.
+    public func addReaderUnseen(_ name: String, profile: PCSCReaderProfile = .acr122u) {
+        state.withLock { state in
+            Self.addReader(name, profile: profile, to: &state)
+            state.slots[state.slots.count - 1].unseenBefore = state.monitorsStarted + 1
+        }
     }
 
     /// Unplugs a reader; a tag on it leaves with it.
@@ -146,7 +159,8 @@ public final class VirtualReaderBackend: ReaderBackend, Sendable {
         // Register and queue the initial state under the lock, so no event slips in between.
         try state.withLock { state throws(ReaderError) in
             guard state.serviceUp else { throw ReaderError.serviceUnavailable(hint: "the virtual reader service is stopped") }
-            state.monitors[ObjectIdentifier(monitor)] = monitor
+            state.monitorsStarted += 1
+            state.monitors[ObjectIdentifier(monitor)] = (monitor, state.monitorsStarted)
             for slot in state.slots { monitor.post(.readerAdded(slot.info)) }
             for slot in state.slots { if let tag = slot.present { monitor.post(.tagArrived(tag)) } }
         }
@@ -179,7 +193,13 @@ public final class VirtualReaderBackend: ReaderBackend, Sendable {
 
     private func broadcast(_ event: ReaderEvent) {
         state.withLock { state in
-            for monitor in state.monitors.values { monitor.post(event) }
+            let reader: String? = switch event {
+            case let .readerAdded(info), let .readerRemoved(info): info.name
+            case let .tagArrived(tag), let .tagLeft(tag): tag.reader.name
+            case .serviceLost, .serviceRestored: nil
+            }
+            let unseenBefore = state.slots.first { $0.info.name == reader }?.unseenBefore ?? 0
+            for (monitor, serial) in state.monitors.values where serial >= unseenBefore { monitor.post(event) }
         }
     }
 

@@ -151,6 +151,7 @@ final class FakeNDEFOperations: NDEFTagOperations {
     }
 
     func writeLock() throws(TagError) { card.lockTag() }
+    func lockKind() throws(TagError) -> NDEFLockKind { .permanent }
 }
 
 final class FakeAPDUChannel: Transceiver {
