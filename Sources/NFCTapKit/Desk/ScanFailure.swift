@@ -65,7 +65,9 @@ package enum ScanFailure {
             return "the tag holds a message of \(message.length) bytes that is not the new one (read back)"
         case let .failure(error as NFCReaderError) where error.code == .ndefReaderSessionErrorZeroLengthMessage:
             return "the tag holds an empty message (read back)"
-        case let .failure(error as NFCReaderError) where (100..<200).contains(error.code.rawValue):
+        case let .failure(error as NFCReaderError) where [.readerTransceiveErrorTagConnectionLost, .readerTransceiveErrorRetryExceeded,
+                                                           .readerTransceiveErrorTagNotConnected].contains(error.code):
+            // Silence only: a tag that answered the read-back with garbage (102) gets no guarantee.
             return "it did not answer a read-back (\(error.message)); a torn write leaves it with its previous message or an empty one, never a corrupt one"
         case let .failure(error):
             return "what the tag holds cannot be read back (\((error as? NFCReaderError)?.message ?? "\(error)"))"
