@@ -29,7 +29,7 @@ extension NFCReaderError {
             // As on iOS: 102 with the tag's ISO 15693 error code in the user info (401 for NDEF writes).
             self.init(kind == .write ? .ndefReaderSessionErrorTagUpdateFailure : .readerTransceiveErrorTagResponseError, message: text)
             iso15693ResponseError = Int(code)
-        case .status, .nak, .malformedReply, .invalidTagData, .transport, .pageRefused, .feliCaStatus:
+        case .status, .nak, .malformedReply, .invalidTagData, .transport, .pageRefused, .feliCaStatus, .authenticationFailed:
             self.init(kind == .write ? .ndefReaderSessionErrorTagUpdateFailure : .readerTransceiveErrorTagResponseError,
                       message: text)
         }

@@ -38,6 +38,8 @@ public enum TagError: Error, Equatable, Sendable, CustomStringConvertible {
     case iso15693(code: UInt8)
     /// A FeliCa answer with status flag 1 other than `00` (docs/tags-and-readers.md §9.2).
     case feliCaStatus(flag1: UInt8, flag2: UInt8)
+    /// No key nfctap knows (or was given) opens this MIFARE Classic sector.
+    case authenticationFailed(sector: Int)
 
     public var description: String {
         switch self {
@@ -58,6 +60,7 @@ public enum TagError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the reader refused to read page \(page) (\(statusWordText(sw1, sw2)))"
         case let .iso15693(code): return "tag answered ISO 15693 error \(iso15693ErrorText(code))"
         case let .feliCaStatus(flag1, flag2): return "the FeliCa card answered \(FeliCaStatusFlags(flag1, flag2))"
+        case let .authenticationFailed(sector): return "no known key opens sector \(sector) of the MIFARE Classic card"
         }
     }
 }

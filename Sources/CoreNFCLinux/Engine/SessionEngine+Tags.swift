@@ -159,7 +159,10 @@ extension SessionEngine {
             default:
                 let failure = NFCReaderError(error, during: .read)
                 var report = NFCTagReport(tag: tag, error: failure)
-                if case .malformedReply = error { report.refusedData = true }
+                switch error {
+                case .malformedReply, .authenticationFailed: report.refusedData = true  // the same on every read
+                default: break
+                }
                 return (.failed(failure), report)
             }
         } catch {

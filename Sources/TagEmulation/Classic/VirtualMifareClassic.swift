@@ -1,0 +1,184 @@
+import NFCTags
+import Synchronization
+
+/// A MIFARE Classic card's memory and its rules (MF1S50/MF1S70 datasheets §8.6–8.7), without
+/// Crypto1: authentication compares the key with the sector trailer's key A or B; reads and
+/// writes obey the access bits of the sector last authenticated, and a trailer whose access bits
+/// disagree with their inverted copy blocks its sector, as on the chip. Key A (and key B where the
+/// conditions hide it) reads back as zeros. Tests reach it through `VirtualMifareClassicLink`.
+public final class VirtualMifareClassic: Sendable {
+    public let layout: MifareClassicLayout
+    public let uid: [UInt8]
+
+    private struct State {
+        var blocks: [[UInt8]]
+        var session: (sector: Int, keyB: Bool)?
+        var writes = 0
+        /// The card stops answering after this many more block writes (a card pulled mid-write).
+        var writesBeforeLeaving: Int?
+    }
+
+    private let state: Mutex<State>
+
+    public init(layout: MifareClassicLayout, uid: [UInt8] = [0x5C, 0x2A, 0x9E, 0x41], blocks: [[UInt8]]) {
+        precondition(blocks.count == layout.blockCount && blocks.allSatisfy { $0.count == 16 })
+        self.layout = layout
+        self.uid = uid
+        state = Mutex(State(blocks: blocks))
+    }
+
+    /// A blank card: transport keys `FF…FF`, access bits `FF 07 80`, GPB `69`, zeros elsewhere.
+    public static func blank(_ layout: MifareClassicLayout, uid: [UInt8] = [0x5C, 0x2A, 0x9E, 0x41]) -> VirtualMifareClassic {
+        var blocks = [[UInt8]](repeating: [UInt8](repeating: 0, count: 16), count: layout.blockCount)
+        blocks[0] = uid + [uid.reduce(0, ^), 0x08, 0x04, 0x00] + [UInt8](repeating: 0x62, count: 8)
+        for sector in 0..<layout.sectorCount {
+            blocks[layout.trailer(ofSector: sector)] = MifareClassicKey.transport + [0xFF, 0x07, 0x80, 0x69] + MifareClassicKey.transport
+        }
+        return VirtualMifareClassic(layout: layout, uid: uid, blocks: blocks)
+    }
+
+    /// A card formatted as NXP AN1305 says, holding `message`: the MAD (key A `A0…A5`, `78 77 88`,
+    /// GPB `C1`/`C2`), every other sector NDEF (key A `D3 F7…`, `7F 07 88`, GPB `40`), key B `FF…FF`.
+    public static func ndefFormatted(_ layout: MifareClassicLayout, message: [UInt8]?, uid: [UInt8] = [0x5C, 0x2A, 0x9E, 0x41]) -> VirtualMifareClassic {
+        let card = blank(layout, uid: uid)
+        card.state.withLock { s in
+            let (mad1, mad2) = MifareApplicationDirectory.ndefFormatted(layout)
+            s.blocks[1] = Array(mad1[0..<16])
+            s.blocks[2] = Array(mad1[16..<32])
+            let madTrailer = MifareClassicKey.mad + MifareClassicAccessBits.madReadWrite.bytes
+            s.blocks[3] = madTrailer + [mad2 == nil ? 0xC1 : 0xC2] + MifareClassicKey.transport
+            if let mad2 {
+                for i in 0..<3 { s.blocks[64 + i] = Array(mad2[i * 16 ..< (i + 1) * 16]) }
+                s.blocks[67] = madTrailer + [0xC2] + MifareClassicKey.transport
+            }
+            for sector in 1..<layout.sectorCount where sector != 16 {
+                s.blocks[layout.trailer(ofSector: sector)] = MifareClassicKey.nfcForum + MifareClassicAccessBits.ndefReadWrite.bytes
+                    + [0x40] + MifareClassicKey.transport
+            }
+        }
+        if let message, let area = try? MifareClassicNDEFArea(mad: card.directory(), layout: layout),
+           let image = try? area.image(of: message) {
+            card.state.withLock { s in
+                for (i, block) in area.blocks.enumerated() { s.blocks[block] = Array(image[i * 16 ..< (i + 1) * 16]) }
+            }
+        }
+        return card
+    }
+
+    private func directory() throws -> MifareApplicationDirectory {
+        let b = state.withLock { $0.blocks }
+        return try MifareApplicationDirectory(gpb: b[3][9], mad1: b[1] + b[2], mad2: layout.sectorCount > 16 ? b[64] + b[65] + b[66] : nil,
+                                              layout: layout)
+    }
+
+    /// The whole memory, as stored (keys included).
+    public var blocks: [[UInt8]] { state.withLock { $0.blocks } }
+    public func block(_ n: Int) -> [UInt8] { state.withLock { $0.blocks[n] } }
+    public func setBlock(_ n: Int, _ data: [UInt8]) { state.withLock { $0.blocks[n] = data } }
+    /// Block writes so far.
+    public var writeCount: Int { state.withLock { $0.writes } }
+    /// After `count` more block writes the card answers nothing (left the field).
+    public func leave(afterWrites count: Int?) { state.withLock { $0.writesBeforeLeaving = count } }
+
+    // MARK: The card's commands
+
+    func authenticate(block: Int, key: [UInt8], keyB: Bool) throws(TagError) {
+        try state.withLock { s throws(TagError) in
+            guard s.writesBeforeLeaving != 0 else { throw TagError.tagLost }
+            s.session = nil
+            guard let sector = layout.sector(ofBlock: block) else { throw TagError.authenticationFailed(sector: -1) }
+            let trailer = s.blocks[layout.trailer(ofSector: sector)]
+            guard let access = try? MifareClassicAccessBits(bytes: Array(trailer[6...8])) else {
+                throw TagError.authenticationFailed(sector: sector)  // a blocked sector
+            }
+            // Key B cannot authenticate where the conditions make it readable (000, 010, 001).
+            if keyB, [0b000, 0b010, 0b001].contains(access.conditions[3]) { throw TagError.authenticationFailed(sector: sector) }
+            guard (keyB ? Array(trailer[10...15]) : Array(trailer[0...5])) == key else { throw TagError.authenticationFailed(sector: sector) }
+            s.session = (sector, keyB)
+        }
+    }
+
+    func read(_ block: Int) throws(TagError) -> [UInt8] {
+        try state.withLock { s throws(TagError) in
+            guard s.writesBeforeLeaving != 0 else { throw TagError.tagLost }
+            let (sector, access) = try Self.session(s, layout, block)
+            var data = s.blocks[block]
+            if block == layout.trailer(ofSector: sector) {
+                for i in 0..<6 { data[i] = 0 }  // key A never reads back
+                if ![0b000, 0b010, 0b001].contains(access.conditions[3]) { for i in 10..<16 { data[i] = 0 } }
+                return data
+            }
+            let c = access.conditions[Self.group(block, sector: sector, layout)]
+            let readable = c == 0b111 ? false : ([0b011, 0b101].contains(c) ? s.session!.keyB : true)
+            guard readable else { throw TagError.status(sw1: 0x69, sw2: 0x82) }
+            return data
+        }
+    }
+
+    func write(_ block: Int, _ data: [UInt8]) throws(TagError) {
+        try state.withLock { s throws(TagError) in
+            guard s.writesBeforeLeaving != 0 else { throw TagError.tagLost }
+            guard data.count == 16 else { throw TagError.status(sw1: 0x67, sw2: 0x00) }
+            let (sector, access) = try Self.session(s, layout, block)
+            guard block != 0 else { throw TagError.status(sw1: 0x69, sw2: 0x82) }  // the manufacturer block
+            let keyB = s.session!.keyB
+            let allowed: Bool
+            if block == layout.trailer(ofSector: sector) {
+                switch access.conditions[3] {
+                case 0b000, 0b001: allowed = !keyB
+                case 0b011: allowed = keyB
+                default: allowed = false
+                }
+            } else {
+                switch access.conditions[Self.group(block, sector: sector, layout)] {
+                case 0b000: allowed = true
+                case 0b100, 0b110, 0b011: allowed = keyB
+                default: allowed = false
+                }
+            }
+            guard allowed else { throw TagError.status(sw1: 0x69, sw2: 0x82) }
+            s.blocks[block] = data
+            s.writes += 1
+            if let left = s.writesBeforeLeaving { s.writesBeforeLeaving = left - 1 }
+        }
+    }
+
+    private static func session(_ s: State, _ layout: MifareClassicLayout, _ block: Int) throws(TagError) -> (Int, MifareClassicAccessBits) {
+        guard let session = s.session, layout.sector(ofBlock: block) == session.sector else {
+            throw TagError.status(sw1: 0x69, sw2: 0x82)  // not authenticated for this block
+        }
+        let trailer = s.blocks[layout.trailer(ofSector: session.sector)]
+        guard let access = try? MifareClassicAccessBits(bytes: Array(trailer[6...8])) else { throw TagError.status(sw1: 0x69, sw2: 0x82) }
+        return (session.sector, access)
+    }
+
+    /// The access group of a data block: its index in a 4-block sector, a fifth of a 16-block one.
+    private static func group(_ block: Int, sector: Int, _ layout: MifareClassicLayout) -> Int {
+        let index = block - layout.firstBlock(ofSector: sector)
+        return layout.blocks(inSector: sector) == 4 ? index : index / 5
+    }
+}
+
+/// The card in-process, as a reader's link would hand it over.
+public final class VirtualMifareClassicLink: MifareClassicLink {
+    public let card: VirtualMifareClassic
+    /// Every command, in order: `auth A 3`, `read 1`, `write 4`.
+    public private(set) var log: [String] = []
+
+    public init(_ card: VirtualMifareClassic) { self.card = card }
+
+    public func authenticate(block: Int, key: [UInt8], keyB: Bool) throws(TagError) {
+        log.append("auth \(keyB ? "B" : "A") \(block)")
+        try card.authenticate(block: block, key: key, keyB: keyB)
+    }
+
+    public func readBlock(_ block: Int) throws(TagError) -> [UInt8] {
+        log.append("read \(block)")
+        return try card.read(block)
+    }
+
+    public func writeBlock(_ block: Int, _ data: [UInt8]) throws(TagError) {
+        log.append("write \(block)")
+        try card.write(block, data)
+    }
+}
