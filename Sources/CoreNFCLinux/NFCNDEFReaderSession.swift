@@ -204,7 +204,7 @@ extension NFCNDEFReaderSession: SessionEngineHost {
         let generation = engine.generation
         return batch.compactMap { presence in
             switch presence.detected.technology {
-            case .type2: return MiFareSessionTag(engine: engine, presence: presence, generation: generation)
+            case .type2, .mifareClassic: return MiFareSessionTag(engine: engine, presence: presence, generation: generation)
             case .type4: return ISO7816SessionTag(engine: engine, presence: presence, generation: generation)
             case .type5: return ISO15693SessionTag(engine: engine, presence: presence, generation: generation)
             case .feliCa: return FeliCaSessionTag(engine: engine, presence: presence, generation: generation, allowedSystemCodes: [])

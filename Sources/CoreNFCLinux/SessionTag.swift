@@ -148,7 +148,9 @@ final class MiFareSessionTag: NSObject, SessionTag, NFCMiFareTag {
 
     override var description: String { tagDescription }
 
-    public var mifareFamily: NFCMiFareFamily { .ultralight }
+    /// A MIFARE Classic card (read as NDEF beyond Core NFC, docs/tags-and-readers.md §10) has no
+    /// family of Apple's: `.unknown`.
+    public var mifareFamily: NFCMiFareFamily { presence.detected.technology == .mifareClassic ? .unknown : .ultralight }
     public var type: __NFCTagType { .miFare }
     var familyName: String { "NFCMiFareTag" }
     public var identifier: Data { Data(presence.detected.uid) }

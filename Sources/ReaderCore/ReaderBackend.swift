@@ -36,7 +36,10 @@ public enum TagTechnology: String, Sendable, Hashable {
     case feliCa = "felica"
     /// A low-frequency card (< 135 kHz: EM4100, HID Prox, Hitag…), PC/SC standard byte `40`.
     case lowFrequency
-    /// Something else (MIFARE Classic, ...): reported, not read.
+    /// MIFARE Classic 1K/4K/Mini: card name `00 01`/`00 02`/`00 26` in the ATR, SAK `08`/`18`/`09`
+    /// (docs/tags-and-readers.md §10).
+    case mifareClassic
+    /// Something else (ISO 14443 B storage cards, iCLASS, ...): reported, not read.
     case other
 }
 
@@ -126,6 +129,8 @@ public protocol TagConnection: AnyObject {
     /// FeliCa frame channel (`LEN CMD …` both ways, docs/tags-and-readers.md §9.2); nil for other
     /// tags and for readers that cannot pass FeliCa frames.
     var feliCa: Transceiver? { get }
+    /// MIFARE Classic block access (the reader does Crypto1) for `.mifareClassic` cards; nil otherwise.
+    var mifareClassic: MifareClassicLink? { get }
     /// LED/buzzer feedback where the reader supports it; does nothing elsewhere.
     func signal(_ feedback: ReaderFeedback)
     /// Closes the connection. May block while an exchange is stuck: call it on the reader's lane.
@@ -145,6 +150,7 @@ extension TagConnection {
     public func abandon() { abandoner() }
     public var abandoner: @Sendable () -> Void { {} }
     public var iso15693: ISO15693Link? { nil }
+    public var mifareClassic: MifareClassicLink? { nil }
     public var feliCa: Transceiver? { nil }
 }
 

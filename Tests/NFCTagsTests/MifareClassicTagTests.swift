@@ -86,6 +86,17 @@ struct MifareClassicTagTests {
         #expect(try Self.tag(card, keys: [secret]).0.readNDEF() == Self.message(30))
     }
 
+    @Test("a write needing a sector no known key opens is refused before the first byte: the old message stays")
+    func checkedBeforeWriting() throws {
+        let card = VirtualMifareClassic.ndefFormatted(.classic1K, message: Self.message(30))
+        var trailer = card.block(11)
+        trailer.replaceSubrange(0..<6, with: [0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
+        card.setBlock(11, trailer)
+        #expect(throws: TagError.authenticationFailed(sector: 2)) { try Self.tag(card).0.writeNDEF(Self.message(90)) }
+        #expect(card.writeCount == 0)
+        #expect(try Self.tag(card).0.readNDEF() == Self.message(30))
+    }
+
     @Test("hostile cards: a MAD with a bad CRC, access bits whose copies disagree, a TLV past the NDEF sectors, a blank card")
     func hostile() throws {
         let crc = VirtualMifareClassic.ndefFormatted(.classic1K, message: Self.message(30))

@@ -1,6 +1,7 @@
 import CoreNFCLinux
 import Foundation
 import NDEF
+import NFCTags
 @testable import NFCTapKit
 import TagEmulation
 import Testing
@@ -101,6 +102,39 @@ import Testing
         reader.plan.reset(leaveFieldAfter: 1)
         let run = ScanRun(json: true, multi: false, timeout: 1.5, readers: Self.readers(backend))
         #expect(await Self.status(run.run) == ExitStatus.noTag)
+    }
+
+    /// MIFARE Classic through the reader's Load Keys / General Authenticate (docs/tags-and-readers.md §10).
+    @Test("scan reads an NDEF-formatted MIFARE Classic 1K and 4K; write puts a message on it, tear-safely", arguments: [
+        MifareClassicLayout.classic1K, .classic4K,
+    ])
+    func classic(_ layout: MifareClassicLayout) async throws {
+        let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
+        let card = VirtualMifareClassic.ndefFormatted(layout, message: try NDEFMessage(records: [.uri("https://example.com/c")]).encoded())
+        _ = backend.place(card, on: "Virtual A")
+        #expect(await Self.status(ScanRun(json: true, multi: false, timeout: 20, readers: Self.readers(backend)).run) == ExitStatus.ok)
+        #expect(backend.feedbackLog.last?.feedback == .success)
+        let message = try WriteMessage(uri: "https://example.com/classic-" + String(repeating: "x", count: 80), text: nil, language: "en",
+                                       mime: nil, file: nil, ndefFile: nil)
+        #expect(await Self.status(WriteRun(message: message, lock: false, json: true, timeout: 20, readers: Self.readers(backend)).run) == ExitStatus.ok)
+        let readBack = try MifareClassicTag(link: VirtualMifareClassicLink(card), layout: layout).readNDEF()
+        #expect(readBack == message.bytes)
+    }
+
+    @Test("a MIFARE Classic sector no known key opens ends a single scan with exit 1, naming the sector")
+    func classicUnknownKey() async throws {
+        let backend = VirtualReaderBackend(readerNames: ["Virtual A"])
+        let card = VirtualMifareClassic.ndefFormatted(.classic1K, message: try NDEFMessage(records: [.uri("https://example.com/k")]).encoded())
+        var trailer = card.block(7)
+        trailer.replaceSubrange(0..<6, with: [0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC])
+        card.setBlock(7, trailer)
+        _ = backend.place(card, on: "Virtual A")
+        do {
+            try await ScanRun(json: true, multi: false, timeout: 20, readers: Self.readers(backend)).run()
+            Issue.record("the scan succeeded")
+        } catch {
+            #expect(error.status == ExitStatus.failure && error.message.contains("sector 1"), "\(error.message)")
+        }
     }
 
     @Test("no reader: exit status 3 with the reason")

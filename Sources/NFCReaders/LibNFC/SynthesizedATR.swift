@@ -1,4 +1,5 @@
 import LibNFC
+import NFCTags
 import ReaderCore
 
 /// PC/SC-style ATRs for tags seen through libnfc, so both backends describe a tag alike
@@ -56,7 +57,7 @@ enum SynthesizedATR {
             let historical = historicalBytes(atsWithoutLength: target.ats)
             return (.type4, isoDEP(historicalBytes: historical), historical)
         }
-        let technology: TagTechnology = target.sak == 0x00 ? .type2 : .other
+        let technology: TagTechnology = target.sak == 0x00 ? .type2 : MifareClassicLayout(sak: target.sak) != nil ? .mifareClassic : .other
         return (technology, storageCard(cardName: cardName(sak: target.sak)), [])
     }
 }

@@ -25,7 +25,8 @@ struct ATRClassification: Equatable, Sendable {
             case .iso15693: return ATRClassification(technology: .type5, historicalBytes: [])
             case .felica: return ATRClassification(technology: .feliCa, historicalBytes: [])
             case .lowFrequency: return ATRClassification(technology: .lowFrequency, historicalBytes: [])
-            case .mifareClassic, .iso14443B, .iclass, .other: return other
+            case .mifareClassic: return ATRClassification(technology: .mifareClassic, historicalBytes: [])
+            case .iso14443B, .iclass, .other: return other
             }
         case let .iso14443_4(historicalBytes):
             return ATRClassification(technology: .type4, historicalBytes: historicalBytes)

@@ -38,8 +38,14 @@ public final class PCSCTagConnection: TagConnection {
     }
 
     public var apdu: Transceiver? {
-        tag.technology == .type2 || tag.technology == .feliCa ? nil : transceiver
+        [.type2, .feliCa, .mifareClassic].contains(tag.technology) ? nil : transceiver
     }
+
+    /// For MIFARE Classic cards: Load Keys and General Authenticate (`PCSCMifareClassicLink`,
+    /// docs/tags-and-readers.md §10), keys kept loaded for the connection.
+    public private(set) lazy var mifareClassic: MifareClassicLink? = {
+        tag.technology == .mifareClassic ? PCSCMifareClassicLink(transceiver: transceiver, profile: profile) : nil
+    }()
 
     /// For `.type5` tags: ISO 15693 frames through the transparent exchange, or block READ /
     /// UPDATE BINARY where the reader refuses it (`PCSCISO15693Link`; docs/tags-and-readers.md §7.10).

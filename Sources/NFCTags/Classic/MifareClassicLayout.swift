@@ -37,6 +37,17 @@ public enum MifareClassicLayout: String, Sendable, CaseIterable {
         return (sector == 0 ? first + 1 : first) ..< trailer(ofSector: sector)
     }
 
+    /// From a PC/SC Part 3 storage-card ATR's card name: `00 01` 1K, `00 02` 4K, `00 26` Mini.
+    public init?(atr: [UInt8]) {
+        guard let parsed = try? ATR(bytes: atr), case let .storageCard(_, name) = parsed.contactless else { return nil }
+        switch name {
+        case .mifareClassic1K: self = .classic1K
+        case .mifareClassic4K: self = .classic4K
+        case .mifareMini: self = .mini
+        default: return nil
+        }
+    }
+
     /// From SAK (NXP AN10833 §3.2): `08` 1K, `18` 4K, `09` Mini (`88`, `28`, `38` are 1K/4K emulations).
     public init?(sak: UInt8) {
         switch sak {

@@ -123,7 +123,8 @@ public final class MifareClassicTag: NDEFTagOperations {
     }
 
     /// Writes the message's TLV (and a terminator) from the area's first block on: the first block
-    /// says "empty" (`03 00 FE`) while the others are written, and gets its real bytes last.
+    /// says "empty" (`03 00 FE`) while the others are written, and gets its real bytes last. Every
+    /// sector the message needs is opened (and its access bits read) before anything is written.
     public func writeNDEF(_ message: [UInt8]) throws(TagError) {
         let area = try ndefArea()
         guard try isWritable(area) else { throw TagError.readOnly }
@@ -133,6 +134,15 @@ public final class MifareClassicTag: NDEFTagOperations {
         let blocks = area.blocks
         func chunk(_ i: Int) -> [UInt8] { Array(image[i * 16 ..< (i + 1) * 16]) }
         let key = [MifareClassicKey.nfcForum]
+        // Checked whole before the first byte: every other sector the message needs opens and
+        // lets key A write (a refusal half-way would leave the first block saying "empty").
+        let sectors = Set(blocks.prefix(count).compactMap(layout.sector(ofBlock:))).subtracting([area.sectors[0]])
+        for sector in sectors.sorted().reversed() {
+            let trailer = try read(layout.trailer(ofSector: sector), preferred: key)
+            guard try MifareClassicAccessBits(bytes: Array(trailer[6...8])).keyAWrites(group: 0), trailer[9] & 0x03 == 0 else {
+                throw TagError.invalidTagData("sector \(sector) of the NDEF area is read-only while sector \(area.sectors[0]) is not")
+            }
+        }
         if count > 1 {
             try write(blocks[0], [0x03, 0x00, 0xFE] + [UInt8](repeating: 0, count: 13), preferred: key)
             for i in 1 ..< count { try write(blocks[i], chunk(i), preferred: key) }

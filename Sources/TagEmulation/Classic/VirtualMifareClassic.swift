@@ -6,7 +6,7 @@ import Synchronization
 /// writes obey the access bits of the sector last authenticated, and a trailer whose access bits
 /// disagree with their inverted copy blocks its sector, as on the chip. Key A (and key B where the
 /// conditions hide it) reads back as zeros. Tests reach it through `VirtualMifareClassicLink`.
-public final class VirtualMifareClassic: Sendable {
+public final class VirtualMifareClassic: VirtualTag, Sendable {
     public let layout: MifareClassicLayout
     public let uid: [UInt8]
 
@@ -79,6 +79,36 @@ public final class VirtualMifareClassic: Sendable {
     public var writeCount: Int { state.withLock { $0.writes } }
     /// After `count` more block writes the card answers nothing (left the field).
     public func leave(afterWrites count: Int?) { state.withLock { $0.writesBeforeLeaving = count } }
+
+    // MARK: VirtualTag: MIFARE frames as a PN53x passes them (the chip does Crypto1)
+
+    /// `00 04` 1K and Mini, `00 02` 4K; SAK `08`, `18`, `09` (NXP AN10833).
+    public var atqa: [UInt8] { layout == .classic4K ? [0x00, 0x02] : [0x00, 0x04] }
+    public var sak: UInt8 { layout == .classic4K ? 0x18 : layout == .mini ? 0x09 : 0x08 }
+    public var ats: [UInt8]? { nil }
+    public func activate() { state.withLock { $0.session = nil } }
+
+    /// `60|61 block key(6) uid(4)` authenticate, `30 block` read, `A0 block data(16)` write:
+    /// `0A` (ACK) or the block's bytes; nil (no answer) for a refusal, as the card halts.
+    public func respond(to frame: [UInt8]) -> [UInt8]? {
+        guard frame.count >= 2 else { return nil }
+        let block = Int(frame[1])
+        do throws(TagError) {
+            switch frame[0] {
+            case 0x60, 0x61:
+                guard frame.count == 12, Array(frame[8..<12]) == Array(uid.prefix(4)) else { return nil }
+                try authenticate(block: block, key: Array(frame[2..<8]), keyB: frame[0] == 0x61)
+                return [0x0A]
+            case 0x30 where frame.count == 2: return try read(block)
+            case 0xA0 where frame.count == 18:
+                try write(block, Array(frame[2...]))
+                return [0x0A]
+            default: return nil
+            }
+        } catch {
+            return nil
+        }
+    }
 
     // MARK: The card's commands
 

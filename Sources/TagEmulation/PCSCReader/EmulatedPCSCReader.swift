@@ -29,6 +29,8 @@ public final class EmulatedPCSCReader: Sendable {
         var transparentRefusal: [UInt8] = [0x6D, 0x00]
         var misreportedWrites = 0
         var ledCommandNeverAnswers = false
+        /// Load Keys' slots (MIFARE Classic).
+        var classicKeys: [UInt8: [UInt8]] = [:]
     }
 
     let state: Mutex<State>
@@ -176,6 +178,9 @@ public final class EmulatedPCSCReader: Sendable {
         if let vicinity = tag as? VirtualISO15693Tag {
             if profile.family == .acr122u { return nil } // no ISO 15693 radio
             if apdu[1] != 0xC2 { return iso15693Pseudo(apdu, tag: vicinity) }
+        }
+        if let classic = tag as? VirtualMifareClassic, [0x82, 0x86, 0xB0, 0xD6].contains(apdu[1]) {
+            return classicPseudo(apdu, card: classic)
         }
         switch apdu[1] {
         case 0xCA: return getData(p1: apdu[2], p2: apdu[3], tag: tag)

@@ -90,7 +90,8 @@ public final class VirtualReaderBackend: ReaderBackend, Sendable {
             state.slots[i].reader.tag = tag
             var detected = DetectedTag(
                 reader: state.slots[i].info,
-                technology: tag is VirtualISO15693Tag ? .type5 : tag.sak & 0x20 != 0 ? .type4 : .type2,
+                technology: tag is VirtualISO15693Tag ? .type5 : tag is VirtualMifareClassic ? .mifareClassic
+                    : tag.sak & 0x20 != 0 ? .type4 : .type2,
                 uid: tag.uid,
                 atr: EmulatedPCSCReader.atr(for: tag),
                 historicalBytes: (try? ATS(bytes: tag.ats ?? []).historicalBytes) ?? [],
@@ -253,6 +254,7 @@ final class VirtualTagConnection: TagConnection {
     let type2: Type2Link?
     let iso15693: ISO15693Link?
     let feliCa: Transceiver?
+    let mifareClassic: MifareClassicLink?
     private weak var backend: VirtualReaderBackend?
     private let reader: EmulatedPCSCReader
     private let abandoned = AbandonFlag()
@@ -273,6 +275,7 @@ final class VirtualTagConnection: TagConnection {
         iso15693 = tag.technology == .type5 ? try? PCSCISO15693Link(transceiver: transceiver, profile: reader.profile, uid: tag.uid) : nil
         // FeliCa frames as the reader's profile passes them (ACR122U direct transmit, else FF C2).
         feliCa = tag.technology == .feliCa ? PCSCFeliCaChannel.make(reader: transceiver, profile: reader.profile) : nil
+        mifareClassic = tag.technology == .mifareClassic ? PCSCMifareClassicLink(transceiver: transceiver, profile: reader.profile) : nil
     }
 
     func signal(_ feedback: ReaderFeedback) {

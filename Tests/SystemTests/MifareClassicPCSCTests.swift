@@ -1,0 +1,85 @@
+import Foundation
+import NDEF
+import NFCTags
+import Testing
+import TagEmulation
+
+// MIFARE Classic behind pcscd + vpcd (docs/tags-and-readers.md §10): the reader personality does
+// Load Keys / General Authenticate / READ BINARY / UPDATE BINARY; the CLI reads and writes NDEF
+// through them. pcscd names vpcd's reader "Virtual PCD": nfctap's side is the generic profile
+// (Load Keys with P1 00), which the ACR122U and Identiv personalities take.
+extension PCSCSystemTests {
+    @Suite("MIFARE Classic through pcscd and vpcd")
+    struct MifareClassicPCSCTests {
+        init() throws {
+            try TestPCSCD.control("start")
+            try TestPCSCD.waitUntilReadersAreEmpty()
+        }
+
+        static let environment = ["LIBNFC_DEVICE": "", "LIBNFC_DEFAULT_DEVICE": ""]
+
+        func withCard(_ card: VirtualMifareClassic, profile: PCSCReaderProfile, _ body: (EmulatedPCSCReader) throws -> Void) throws {
+            let reader = EmulatedPCSCReader(profile: profile, tag: card)
+            let vpcd = VPCDCard(behaviour: reader, port: TestPCSCD.port0)
+            try vpcd.insert()
+            defer { vpcd.stop() }
+            try TestPCSCD.waitUntilCardIsPresent(TestPCSCD.reader0)
+            try body(reader)
+        }
+
+        @Test("scan and write a Classic 1K: keys loaded once per key, one authentication per sector, blocks to the TLV's end",
+              arguments: [PCSCReaderProfile.acr122u, .identiv])
+        func scanAndWrite(_ profile: PCSCReaderProfile) throws {
+            let message = try NDEFMessage(records: [.uri("https://example.com/classic")]).encoded()
+            let card = VirtualMifareClassic.ndefFormatted(.classic1K, message: message)
+            try withCard(card, profile: profile) { reader in
+                reader.plan.reset()
+                let scan = try runCLI(["scan", "--json", "--timeout", "20", "--reader", TestPCSCD.reader0], environment: Self.environment)
+                #expect(scan.status == 0, "\(scan.stderr)")
+                let report = try ScanJSON.decode(scan.stdout)
+                #expect(report.type == "mifareClassic" && report.uid == card.uid.hexString)
+                #expect(report.records?.map(\.uri) == ["https://example.com/classic"])
+                #expect(report.capacity == 716 && report.writable == true)
+                // The read's Classic commands: MAD key A, sector 0, blocks 1–3; NFC Forum key A,
+                // sector 1, blocks 4–5 (the 30-byte TLV ends in block 5); the status: trailer 7.
+                let classic = reader.plan.log.filter { $0.count > 1 && [0x82, 0x86, 0xB0].contains($0[1]) && $0[0] == 0xFF }
+                #expect(classic.map { $0.prefix(4).hexString } == ["FF820000", "FF860000", "FFB00001", "FFB00002", "FFB00003",
+                                                                  "FF820000", "FF860000", "FFB00004", "FFB00005", "FFB00007"],
+                        "\(classic.map { $0.hexString(separator: " ") })")
+
+                let write = try runCLI(["write", "--uri", "https://example.com/" + String(repeating: "w", count: 60), "--json",
+                                        "--timeout", "20", "--reader", TestPCSCD.reader0], environment: Self.environment)
+                #expect(write.status == 0, "\(write.stderr)")
+                let written = try NDEFMessage(records: [.uri("https://example.com/" + String(repeating: "w", count: 60))]).encoded()
+                #expect(try MifareClassicTag(link: VirtualMifareClassicLink(card), layout: .classic1K).readNDEF() == written)
+            }
+        }
+
+        @Test("a blank Classic is 'not NDEF formatted' (exit 0: its MAD is absent)")
+        func blank() throws {
+            try withCard(VirtualMifareClassic.blank(.classic1K), profile: .acr122u) { _ in
+                let scan = try runCLI(["scan", "--json", "--timeout", "20", "--reader", TestPCSCD.reader0], environment: Self.environment)
+                #expect(scan.status == 0, "\(scan.stderr)")
+                #expect(try ScanJSON.decode(scan.stdout).error?.contains("no MIFARE Application Directory") == true, "\(scan.stdout)")
+            }
+        }
+
+        @Test("a write needing a sector no known key opens: exit 1 naming the sector, the old message kept")
+        func unknownKey() throws {
+            let card = VirtualMifareClassic.ndefFormatted(.classic1K, message: try NDEFMessage(records: [.uri("https://a.b")]).encoded())
+            var trailer = card.block(11)
+            trailer.replaceSubrange(0..<6, with: [0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
+            card.setBlock(11, trailer)
+            // The message fits sector 1: a locked sector 2 is not read at all.
+            try withCard(card, profile: .acr122u) { _ in
+                let scan = try runCLI(["scan", "--json", "--timeout", "20", "--reader", TestPCSCD.reader0], environment: Self.environment)
+                #expect(scan.status == 0, "\(scan.stderr)")
+                let write = try runCLI(["write", "--uri", "https://example.com/" + String(repeating: "z", count: 60),
+                                        "--timeout", "20", "--reader", TestPCSCD.reader0], environment: Self.environment)
+                #expect(write.status == 1 && write.stderr.contains("sector 2"), "\(write.stderr)")
+                #expect(try MifareClassicTag(link: VirtualMifareClassicLink(card), layout: .classic1K).readNDEF()
+                        == (try NDEFMessage(records: [.uri("https://a.b")]).encoded()), "the old message stays")
+            }
+        }
+    }
+}
