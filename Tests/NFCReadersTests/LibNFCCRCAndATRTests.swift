@@ -46,9 +46,11 @@ struct LibNFCCRCAndATRTests {
         #expect(described.technology == .type2)
         #expect(described.atr.hexString == "3B8F8001804F0CA0000003060300030000000068")
         #expect(described.historical.isEmpty)
-        // MIFARE Classic 1K: card name 00 01, reported as "other".
+        // MIFARE Classic 1K: card name 00 01, MIFARE Classic (never Type 2); SAK 28 likewise, 20 is ISO-DEP.
         let classic = SynthesizedATR.describe(LibNFCTarget(atqa: [0x00, 0x04], sak: 0x08, uid: [1, 2, 3, 4]))
-        #expect(classic.technology == .other)
+        #expect(classic.technology == .mifareClassic)
+        #expect(SynthesizedATR.describe(LibNFCTarget(atqa: [0x00, 0x02], sak: 0x18, uid: [1, 2, 3, 4])).technology == .mifareClassic)
+        #expect(SynthesizedATR.describe(LibNFCTarget(atqa: [0x00, 0x04], sak: 0x10, uid: [1, 2, 3, 4])).technology == .other)
         #expect(Array(classic.atr[13...14]) == [0x00, 0x01])
         #expect(classic.atr.last == classic.atr.dropFirst().dropLast().reduce(0, ^))
     }

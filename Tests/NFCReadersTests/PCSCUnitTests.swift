@@ -175,9 +175,11 @@ import Testing
         #expect(ATRClassification.classify(atr("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 3D 00 00 00 00 56")).technology == .type2)
     }
 
-    @Test func classicIsOtherAndFeliCaIsFeliCa() {
-        #expect(ATRClassification.classify(atr("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 01 00 00 00 00 6A")).technology == .other)
-        #expect(ATRClassification.classify(atr("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 02 00 00 00 00 69")).technology == .other)
+    @Test func classicIsClassicAndFeliCaIsFeliCa() {
+        // Card names 00 01 (1K), 00 02 (4K), 00 26 (Mini): MIFARE Classic, never Type 2 (docs/tags-and-readers.md §10).
+        #expect(ATRClassification.classify(atr("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 01 00 00 00 00 6A")).technology == .mifareClassic)
+        #expect(ATRClassification.classify(atr("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 02 00 00 00 00 69")).technology == .mifareClassic)
+        #expect(ATRClassification.classify(atr("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 26 00 00 00 00 4D")).technology == .mifareClassic)
         // ACM1252U (standard 11, name 00 3B) and older ACR122T firmware (standard 03, name F0 11); docs/tags-and-readers.md §9.1.
         #expect(ATRClassification.classify(atr("3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42")).technology == .feliCa)
         #expect(ATRClassification.classify(atr("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 F0 11 00 00 00 00 8A")).technology == .feliCa)
