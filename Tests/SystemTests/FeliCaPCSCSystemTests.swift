@@ -19,12 +19,7 @@ extension PCSCSystemTests {
         /// `card` on vpcd reader 0 behind a reader personality that implements `FF C2`.
         func withCard(_ card: VirtualFeliCaCard, profile: PCSCReaderProfile = .springcard,
                       _ body: (EmulatedPCSCReader) throws -> Void) throws {
-            let reader = EmulatedPCSCReader(profile: profile, tag: card)
-            let vpcd = VPCDCard(behaviour: reader, port: TestPCSCD.port0)
-            try vpcd.insert()
-            defer { vpcd.stop() }
-            try TestPCSCD.waitUntilCardIsPresent(TestPCSCD.reader0)
-            try body(reader)
+            try TestPCSCD.withCard(card, profile: profile, body)
         }
 
         @Test("scan, write and inventory a Lite-S: FF C2 session once, Nbr blocks per read, WriteF cleared last")

@@ -19,12 +19,7 @@ extension PCSCSystemTests {
         static let environment = ["LIBNFC_DEVICE": "", "LIBNFC_DEFAULT_DEVICE": ""]
 
         func withCard(_ card: VirtualMifareClassic, profile: PCSCReaderProfile, _ body: (EmulatedPCSCReader) throws -> Void) throws {
-            let reader = EmulatedPCSCReader(profile: profile, tag: card)
-            let vpcd = VPCDCard(behaviour: reader, port: TestPCSCD.port0)
-            try vpcd.insert()
-            defer { vpcd.stop() }
-            try TestPCSCD.waitUntilCardIsPresent(TestPCSCD.reader0)
-            try body(reader)
+            try TestPCSCD.withCard(card, profile: profile, body)
         }
 
         @Test("scan and write a Classic 1K: keys loaded once per key, one authentication per sector, blocks to the TLV's end",

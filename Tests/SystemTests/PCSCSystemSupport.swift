@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCTags
 import PCSC
 import ReaderCore
 import Synchronization
@@ -111,6 +112,16 @@ extension ReaderEvent {
 
 /// The test pcscd (scripts/services/pcscd.sh) and its vpcd readers.
 enum TestPCSCD {
+    /// `tag` on vpcd reader 0 behind `profile`'s personality, for `body`; taken out after.
+    static func withCard(_ tag: VirtualTag, profile: PCSCReaderProfile, _ body: (EmulatedPCSCReader) throws -> Void) throws {
+        let reader = EmulatedPCSCReader(profile: profile, tag: tag)
+        let vpcd = VPCDCard(behaviour: reader, port: port0)
+        try vpcd.insert()
+        defer { vpcd.stop() }
+        try waitUntilCardIsPresent(reader0)
+        try body(reader)
+    }
+
     static let reader0 = "Virtual PCD 00 00"
     static let reader1 = "Virtual PCD 00 01"
 
