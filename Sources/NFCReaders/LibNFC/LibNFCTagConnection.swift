@@ -10,6 +10,7 @@ final class LibNFCTagConnection: TagConnection {
     let apdu: Transceiver?
     let type2: Type2Link?
     let feliCa: Transceiver?
+    let mifareClassic: MifareClassicLink?
     private let slot: LibNFCReaderSlot
     private let exchanger: LibNFCExchanger
     private var open = true
@@ -22,6 +23,7 @@ final class LibNFCTagConnection: TagConnection {
         apdu = target.isISODEP ? LibNFCAPDUChannel(exchanger) : nil
         type2 = (target.feliCa == nil && !target.isISODEP && target.sak == 0x00) ? LibNFCType2Link(exchanger) : nil
         feliCa = target.feliCa != nil ? LibNFCFeliCaChannel(exchanger) : nil
+        mifareClassic = target.feliCa == nil && MifareClassicLayout(sak: target.sak) != nil ? LibNFCMifareClassicLink(exchanger) : nil
     }
 
     /// libnfc drives no LED or buzzer on a PN53x: this does nothing.
@@ -71,7 +73,8 @@ final class LibNFCExchanger {
             outcome = try slot.withDevice { device, state throws(LibNFCError) -> Result<T, TagError> in
                 do throws(LibNFCError) {
                     return .success(try body(device))
-                } catch where error == .rfTransmission {
+                } catch where error == .rfTransmission || error == .mifareAuthFailed {
+                    // A refused MIFARE key halts the card too: selected again, it takes the next key.
                     let again = try? device.reselect(target)
                     state.target = again
                     guard again != nil else { return .failure(.tagLost) }
@@ -116,5 +119,37 @@ final class LibNFCFeliCaChannel: Transceiver {
 
     func transceive(_ command: [UInt8]) throws(TagError) -> [UInt8] {
         try exchanger.transceive(command)
+    }
+}
+
+/// MIFARE Classic through a PN53x, which does Crypto1 inside InDataExchange (PN532 User Manual
+/// §7.3.8; libnfc's MIFARE commands): `60|61 block key uid` authenticates (the UID's last 4
+/// bytes), `30 block` reads 16 bytes, `A0 block data` writes them. A refused key
+/// (NFC_EMFCAUTHFAIL, or an RF error while the same card still answers) is `.authenticationFailed`;
+/// the exchanger has selected the halted card again by then.
+final class LibNFCMifareClassicLink: MifareClassicLink {
+    private let exchanger: LibNFCExchanger
+
+    init(_ exchanger: LibNFCExchanger) { self.exchanger = exchanger }
+
+    func authenticate(block: Int, key: [UInt8], keyB: Bool) throws(TagError) {
+        guard key.count == 6, (0...0xFF).contains(block) else { throw TagError.unsupported("a key of \(key.count) bytes for block \(block)") }
+        let frame = [keyB ? 0x61 : 0x60, UInt8(block)] + key + Array(exchanger.uid.suffix(4))
+        do throws(TagError) {
+            _ = try exchanger.transceive(frame)
+        } catch {
+            guard case let .transport(code, _) = error,
+                  code == LibNFCError.mifareAuthFailed.rawValue || code == LibNFCError.rfTransmission.rawValue else { throw error }
+            throw TagError.authenticationFailed(sector: block < 128 ? block / 4 : 32 + (block - 128) / 16)
+        }
+    }
+
+    func readBlock(_ block: Int) throws(TagError) -> [UInt8] {
+        try exchanger.transceive([0x30, UInt8(block)])
+    }
+
+    func writeBlock(_ block: Int, _ data: [UInt8]) throws(TagError) {
+        guard data.count == 16 else { throw TagError.unsupported("a block write of \(data.count) bytes") }
+        _ = try exchanger.transceive([0xA0, UInt8(block)] + data)
     }
 }

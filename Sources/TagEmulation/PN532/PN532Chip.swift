@@ -50,6 +50,8 @@ final class PN532Chip: @unchecked Sendable {
         static let notAcceptable: UInt8 = 0x27
         /// The target was released.
         static let released: UInt8 = 0x29
+        /// MIFARE authentication error (libnfc: NFC_EMFCAUTHFAIL).
+        static let mifareAuthentication: UInt8 = 0x14
     }
 
     /// Registers whose CRC bits tell whether the chip or the host handles CRC_A.
@@ -268,6 +270,9 @@ final class PN532Chip: @unchecked Sendable {
         guard args[0] & 0x0F == 0x01, selected, let tag else { return .reply([code, Status.notAcceptable]) }
         let data = Array(args.dropFirst())
         let reply = plan.exchange(data) { [fieldOn] frame in fieldOn ? tag.respond(to: frame) : nil }
+        if reply == nil, tag is VirtualMifareClassic, fieldOn, data.first == 0x60 || data.first == 0x61 {
+            return .reply([code, Status.mifareAuthentication])  // the card refused the key (and halts)
+        }
         guard let reply else { return .reply([code, Status.timeout]) }
         if tag.sak & 0x20 == 0, reply.count == 1 {
             // A Type 2 tag's 4-bit answer: ACK is a success without data, NAK an invalid frame.
