@@ -44,7 +44,10 @@ public final class PCSCTagConnection: TagConnection {
     /// For MIFARE Classic cards: Load Keys and General Authenticate (`PCSCMifareClassicLink`,
     /// docs/tags-and-readers.md §10), keys kept loaded for the connection.
     public private(set) lazy var mifareClassic: MifareClassicLink? = {
-        tag.technology == .mifareClassic ? PCSCMifareClassicLink(transceiver: transceiver, profile: profile) : nil
+        guard tag.technology == .mifareClassic else { return nil }
+        return PCSCMifareClassicLink(transceiver: transceiver, profile: profile, recover: { [card] () throws(TagError) in
+            do throws(PCSCError) { try card.reconnect() } catch { throw error.tagError }
+        })
     }()
 
     /// For `.type5` tags: ISO 15693 frames through the transparent exchange, or block READ /

@@ -3,7 +3,9 @@
 /// - Load Keys `FF 82 P1 P2 06 key`: P1 the key structure (`00` volatile memory on ACS and
 ///   Identiv readers; `20` on HID OMNIKEY, whose volatile slots it requires), P2 the key number:
 ///   `00` holds the key A in use, `01` the key B. A key is loaded only when its slot holds another.
-/// - General Authenticate `FF 86 00 00 05 01 00 block 60|61 P2`: `63 00` is a refused key.
+/// - General Authenticate `FF 86 00 00 05 01 00 block 60|61 P2`: `63 00` is a refused key. The
+///   card halts after one (MF1S50 §8.5), and not every reader wakes it: `recover` (the
+///   connection's SCardReconnect with a card reset) re-activates it before the next key is tried.
 /// - READ BINARY `FF B0 00 block 10`, UPDATE BINARY `FF D6 00 block 10 data`.
 ///
 /// These sequences follow the specification and the vendors' manuals as their issue trackers
@@ -13,10 +15,12 @@ public final class PCSCMifareClassicLink: MifareClassicLink {
     public let profile: PCSCReaderProfile
     /// What each key slot holds on this connection.
     private var loaded: [UInt8: [UInt8]] = [:]
+    private let recover: () throws(TagError) -> Void
 
-    public init(transceiver: Transceiver, profile: PCSCReaderProfile) {
+    public init(transceiver: Transceiver, profile: PCSCReaderProfile, recover: @escaping () throws(TagError) -> Void = {}) {
         self.transceiver = transceiver
         self.profile = profile
+        self.recover = recover
     }
 
     var keyStructure: UInt8 { profile.family == .omnikey ? 0x20 : 0x00 }
@@ -30,7 +34,10 @@ public final class PCSCMifareClassicLink: MifareClassicLink {
             loaded[slot] = key
         }
         let reply = try transceiver.transceive([0xFF, 0x86, 0x00, 0x00, 0x05, 0x01, 0x00, UInt8(block), keyB ? 0x61 : 0x60, slot])
-        if reply == [0x63, 0x00] { throw TagError.authenticationFailed(sector: block < 128 ? block / 4 : 32 + (block - 128) / 16) }
+        if reply == [0x63, 0x00] {
+            try recover()
+            throw TagError.authenticationFailed(sector: block < 128 ? block / 4 : 32 + (block - 128) / 16)
+        }
         try expectOK(reply, "General Authenticate")
     }
 

@@ -4,7 +4,8 @@ import Synchronization
 /// A MIFARE Classic card's memory and its rules (MF1S50/MF1S70 datasheets §8.6–8.7), without
 /// Crypto1: authentication compares the key with the sector trailer's key A or B; reads and
 /// writes obey the access bits of the sector last authenticated, and a trailer whose access bits
-/// disagree with their inverted copy blocks its sector, as on the chip. Key A (and key B where the
+/// disagree with their inverted copy blocks its sector, as on the chip. A refused key halts the
+/// card (§8.5): it answers nothing until it is activated again (a reader's re-selection). Key A (and key B where the
 /// conditions hide it) reads back as zeros. Tests reach it through `VirtualMifareClassicLink`.
 public final class VirtualMifareClassic: VirtualTag, Sendable {
     public let layout: MifareClassicLayout
@@ -13,6 +14,7 @@ public final class VirtualMifareClassic: VirtualTag, Sendable {
     private struct State {
         var blocks: [[UInt8]]
         var session: (sector: Int, keyB: Bool)?
+        var halted = false
         var writes = 0
         /// The card stops answering after this many more block writes (a card pulled mid-write).
         var writesBeforeLeaving: Int?
@@ -86,7 +88,7 @@ public final class VirtualMifareClassic: VirtualTag, Sendable {
     public var atqa: [UInt8] { layout == .classic4K ? [0x00, 0x02] : [0x00, 0x04] }
     public var sak: UInt8 { layout == .classic4K ? 0x18 : layout == .mini ? 0x09 : 0x08 }
     public var ats: [UInt8]? { nil }
-    public func activate() { state.withLock { $0.session = nil } }
+    public func activate() { state.withLock { $0.session = nil; $0.halted = false } }
 
     /// `60|61 block key(6) uid(4)` authenticate, `30 block` read, `A0 block data(16)` write:
     /// `0A` (ACK) or the block's bytes; nil (no answer) for a refusal, as the card halts.
@@ -114,8 +116,9 @@ public final class VirtualMifareClassic: VirtualTag, Sendable {
 
     func authenticate(block: Int, key: [UInt8], keyB: Bool) throws(TagError) {
         try state.withLock { s throws(TagError) in
-            guard s.writesBeforeLeaving != 0 else { throw TagError.tagLost }
+            guard s.writesBeforeLeaving != 0, !s.halted else { throw TagError.tagLost }
             s.session = nil
+            s.halted = true  // until the key is accepted below
             guard let sector = layout.sector(ofBlock: block) else { throw TagError.authenticationFailed(sector: -1) }
             let trailer = s.blocks[layout.trailer(ofSector: sector)]
             guard let access = try? MifareClassicAccessBits(bytes: Array(trailer[6...8])) else {
@@ -125,12 +128,13 @@ public final class VirtualMifareClassic: VirtualTag, Sendable {
             if keyB, [0b000, 0b010, 0b001].contains(access.conditions[3]) { throw TagError.authenticationFailed(sector: sector) }
             guard (keyB ? Array(trailer[10...15]) : Array(trailer[0...5])) == key else { throw TagError.authenticationFailed(sector: sector) }
             s.session = (sector, keyB)
+            s.halted = false
         }
     }
 
     func read(_ block: Int) throws(TagError) -> [UInt8] {
         try state.withLock { s throws(TagError) in
-            guard s.writesBeforeLeaving != 0 else { throw TagError.tagLost }
+            guard s.writesBeforeLeaving != 0, !s.halted else { throw TagError.tagLost }
             let (sector, access) = try Self.session(s, layout, block)
             var data = s.blocks[block]
             if block == layout.trailer(ofSector: sector) {
@@ -147,7 +151,7 @@ public final class VirtualMifareClassic: VirtualTag, Sendable {
 
     func write(_ block: Int, _ data: [UInt8]) throws(TagError) {
         try state.withLock { s throws(TagError) in
-            guard s.writesBeforeLeaving != 0 else { throw TagError.tagLost }
+            guard s.writesBeforeLeaving != 0, !s.halted else { throw TagError.tagLost }
             guard data.count == 16 else { throw TagError.status(sw1: 0x67, sw2: 0x00) }
             let (sector, access) = try Self.session(s, layout, block)
             guard block != 0 else { throw TagError.status(sw1: 0x69, sw2: 0x82) }  // the manufacturer block
@@ -197,9 +201,15 @@ public final class VirtualMifareClassicLink: MifareClassicLink {
 
     public init(_ card: VirtualMifareClassic) { self.card = card }
 
+    /// A refused key halts the card: the link wakes it, as a reader re-selecting it does.
     public func authenticate(block: Int, key: [UInt8], keyB: Bool) throws(TagError) {
         log.append("auth \(keyB ? "B" : "A") \(block)")
-        try card.authenticate(block: block, key: key, keyB: keyB)
+        do throws(TagError) {
+            try card.authenticate(block: block, key: key, keyB: keyB)
+        } catch {
+            if case .authenticationFailed = error { card.activate() }
+            throw error
+        }
     }
 
     public func readBlock(_ block: Int) throws(TagError) -> [UInt8] {

@@ -275,7 +275,12 @@ final class VirtualTagConnection: TagConnection {
         iso15693 = tag.technology == .type5 ? try? PCSCISO15693Link(transceiver: transceiver, profile: reader.profile, uid: tag.uid) : nil
         // FeliCa frames as the reader's profile passes them (ACR122U direct transmit, else FF C2).
         feliCa = tag.technology == .feliCa ? PCSCFeliCaChannel.make(reader: transceiver, profile: reader.profile) : nil
-        mifareClassic = tag.technology == .mifareClassic ? PCSCMifareClassicLink(transceiver: transceiver, profile: reader.profile) : nil
+        // A refused key halts the card: re-presented as SCardReconnect with a reset does.
+        mifareClassic = tag.technology == .mifareClassic
+            ? PCSCMifareClassicLink(transceiver: transceiver, profile: reader.profile, recover: { [weak reader] () throws(TagError) in
+                guard let reader, reader.plan.tagPresent, reader.tag != nil else { throw TagError.tagLost }
+                reader.reset()
+            }) : nil
     }
 
     func signal(_ feedback: ReaderFeedback) {
