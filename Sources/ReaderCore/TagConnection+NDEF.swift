@@ -3,14 +3,15 @@ import NFCTags
 extension TagConnection {
     /// The NDEF operations for the tag on this connection: `Type2Tag` over the Type 2 link,
     /// `Type4Tag` over the APDU channel. One place decides, for the CLI and the sessions alike.
+    /// - Parameter classicKeys: MIFARE Classic keys to try after the well-known ones (`--keys`).
     /// - Throws: `TagError.unsupported` for tags that are none of the families.
-    public func ndefOperations() throws(TagError) -> NDEFTagOperations {
+    public func ndefOperations(classicKeys: [[UInt8]] = []) throws(TagError) -> NDEFTagOperations {
         if let link = type2 { return Type2Tag(link: link) }
         if tag.technology == .mifareClassic {
             guard let link = mifareClassic, let layout = MifareClassicLayout(sak: tag.sak ?? 0) ?? MifareClassicLayout(atr: tag.atr) else {
                 throw TagError.unsupported("MIFARE Classic on reader \(tag.reader.name): it offers no MIFARE Classic authentication")
             }
-            return MifareClassicTag(link: link, layout: layout)
+            return MifareClassicTag(link: link, layout: layout, extraKeys: classicKeys)
         }
         if let link = iso15693 { return Type5Tag(link: link) }
         if tag.technology == .type5 {

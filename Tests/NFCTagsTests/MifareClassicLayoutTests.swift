@@ -1,3 +1,4 @@
+import Foundation
 import NFCTags
 import Testing
 
@@ -116,6 +117,22 @@ struct MifareClassicLayoutTests {
         let long = try area.image(of: [UInt8](repeating: 0xAB, count: 300))
         #expect(long.prefix(4) == [0x03, 0xFF, 0x01, 0x2C])
         #expect(try area.scan(long) == .message(valueOffset: 4, length: 300))
+    }
+
+    @Test("key files: one 12-hex-digit key per line, # comments, blank lines, duplicates once; a bad line is named, not echoed")
+    func keyDictionary() throws {
+        let text = "# Proxmark-style dictionary\nFFFFFFFFFFFF\n\n a0a1a2a3a4a5   # MAD key\r\nD3F7D3F7D3F7\nffffffffffff\n"
+        #expect(try MifareClassicKey.dictionary(text) == [MifareClassicKey.transport, MifareClassicKey.mad, MifareClassicKey.nfcForum])
+        #expect(try MifareClassicKey.dictionary("") == [])
+        #expect(throws: MifareClassicKeyFileError(line: 2, reason: "not a key of 12 hex digits")) {
+            try MifareClassicKey.dictionary("FFFFFFFFFFFF\nsecret-12345\n")
+        }
+        #expect(throws: MifareClassicKeyFileError.self) { try MifareClassicKey.dictionary("FFFFFFFFFFF\n") }
+        #expect(throws: MifareClassicKeyFileError.self) { try MifareClassicKey.dictionary("0xFFFFFFFFFF\n") }
+        let many = (0...MifareClassicKey.maxKeys).map { String(format: "%012X", $0) }.joined(separator: "\n")
+        #expect(throws: MifareClassicKeyFileError(line: MifareClassicKey.maxKeys + 1, reason: "more than \(MifareClassicKey.maxKeys) keys")) {
+            try MifareClassicKey.dictionary(many)
+        }
     }
 
     @Test("a MAD without NDEF sectors is not NDEF formatted")

@@ -74,6 +74,19 @@ extension PCSCSystemTests {
                 #expect(write.status == 1 && write.stderr.contains("sector 2"), "\(write.stderr)")
                 #expect(try MifareClassicTag(link: VirtualMifareClassicLink(card), layout: .classic1K).readNDEF()
                         == (try NDEFMessage(records: [.uri("https://a.b")]).encoded()), "the old message stays")
+
+                // With the sector's key in a dictionary file (`--keys`), the write goes through.
+                let dir = try makeTemporaryDirectory()
+                defer { try? FileManager.default.removeItem(at: dir) }
+                let keys = dir.appendingPathComponent("keys.dic").path
+                try "# a user's dictionary\n112233445566\n010203040506\n".write(toFile: keys, atomically: true, encoding: .utf8)
+                let keyed = try runCLI(["write", "--uri", "https://example.com/" + String(repeating: "z", count: 60), "--keys", keys,
+                                        "--timeout", "20", "--reader", TestPCSCD.reader0], environment: Self.environment)
+                #expect(keyed.status == 0, "\(keyed.stderr)")
+                // A file that is not a key dictionary is a usage error naming the line, never its text.
+                try "FFFFFFFFFFFF\nmy-secret-key\n".write(toFile: keys, atomically: true, encoding: .utf8)
+                let bad = try runCLI(["scan", "--keys", keys, "--timeout", "1"], environment: Self.environment)
+                #expect(bad.status == 64 && bad.stderr.contains("line 2") && !bad.stderr.contains("my-secret"), "\(bad.stderr)")
             }
         }
     }

@@ -1,10 +1,13 @@
 import ArgumentParser
 import CoreNFCLinux
 import NFCReaders
+import NFCTags
 import NFCTapKit
 import ReaderCore
+import SafeText
+import Foundation
 
-/// `--reader` and `--trace`, shared by every command that talks to readers.
+/// `--reader`, `--trace`, `--io-timeout` and `--keys`, shared by every command that talks to readers.
 struct ReaderOptions: ParsableArguments {
     @Option(name: .customLong("reader"),
             help: ArgumentHelp("A reader name or a unique part of it (repeatable). Default: every reader.",
@@ -22,12 +25,35 @@ struct ReaderOptions: ParsableArguments {
                                valueName: "seconds"))
     var ioTimeout: Double = 5
 
+    @Option(name: .customLong("keys"),
+            help: ArgumentHelp("A file of MIFARE Classic keys to try after the well-known ones.",
+                               discussion: "One key of 12 hex digits per line, `#` comments: the dictionaries Proxmark, mfoc and Flipper Zero users share. The MAD key, the NFC Forum key and the transport key are always tried first; a sector no key opens is named (exit 1).",
+                               valueName: "file"))
+    var keysFile: String?
+
     /// Largest --io-timeout accepted: one day.
     static let maxIOTimeout: Double = 86_400
 
     func validate() throws {
         guard ioTimeout.isFinite, ioTimeout == 0 || (ioTimeout >= 0.1 && ioTimeout <= Self.maxIOTimeout) else {
             throw ValidationError("--io-timeout must be 0 (no limit) or between 0.1 and \(Int(Self.maxIOTimeout)) seconds")
+        }
+        _ = try classicKeys()
+    }
+
+    /// The keys of `--keys`, read and checked (also by `validate()`, so a bad file is a usage error).
+    func classicKeys() throws -> [[UInt8]] {
+        guard let keysFile else { return [] }
+        let text: String
+        do {
+            text = try String(contentsOfFile: keysFile, encoding: .utf8)
+        } catch {
+            throw ValidationError("--keys \(SafeText.escaped(keysFile)): cannot be read as text (\((error as NSError).localizedDescription))")
+        }
+        do {
+            return try MifareClassicKey.dictionary(text)
+        } catch {
+            throw ValidationError("--keys \(SafeText.escaped(keysFile)): \(error)")
         }
     }
 
@@ -42,7 +68,8 @@ struct ReaderOptions: ParsableArguments {
     /// the trace first when `--trace` is given.
     var environment: NFCReaderEnvironment {
         if trace { CommandTrace.start() }
-        return readers.isEmpty ? .shared : .system(libnfcDevices: libnfcDevices, readerQueries: readers)
+        let keys = (try? classicKeys()) ?? []
+        return readers.isEmpty && keys.isEmpty ? .shared : .system(libnfcDevices: libnfcDevices, readerQueries: readers, classicKeys: keys)
     }
 
     /// The session's per-operation deadline from --io-timeout.
