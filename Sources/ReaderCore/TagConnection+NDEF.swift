@@ -80,6 +80,13 @@ public struct NDEFTagDetails: Sendable, Hashable {
             self.init(product: product, capacity: query.capacity, status: query.status)
             return
         }
+        if let classic = ops as? MifareClassicTag {
+            // The card is known from its SAK or ATR; a card without a MAD has no NDEF capacity.
+            let product = classic.layout.productName
+            guard let query = try? classic.queryNDEFStatus() else { self.init(product: product); return }
+            self.init(product: product, capacity: query.capacity, status: query.status)
+            return
+        }
         if let type4 = ops as? Type4Tag {
             do {
                 self.init(describing: try type4.knownCapabilityContainer ?? type4.readCapabilityContainer())

@@ -34,7 +34,7 @@ extension PCSCSystemTests {
                 let report = try ScanJSON.decode(scan.stdout)
                 #expect(report.type == "mifareClassic" && report.uid == card.uid.hexString)
                 #expect(report.records?.map(\.uri) == ["https://example.com/classic"])
-                #expect(report.capacity == 716 && report.writable == true)
+                #expect(report.capacity == 716 && report.writable == true && report.product == "MIFARE Classic 1K")
                 // The read's Classic commands: MAD key A, sector 0, blocks 1–3; NFC Forum key A,
                 // sector 1, blocks 4–5 (the 30-byte TLV ends in block 5); the status: trailer 7.
                 let classic = reader.plan.log.filter { $0.count > 1 && [0x82, 0x86, 0xB0].contains($0[1]) && $0[0] == 0xFF }
@@ -55,7 +55,9 @@ extension PCSCSystemTests {
             try withCard(VirtualMifareClassic.blank(.classic1K), profile: .acr122u) { _ in
                 let scan = try runCLI(["scan", "--json", "--timeout", "20", "--reader", TestPCSCD.reader0], environment: Self.environment)
                 #expect(scan.status == 0, "\(scan.stderr)")
-                #expect(try ScanJSON.decode(scan.stdout).error?.contains("no MIFARE Application Directory") == true, "\(scan.stdout)")
+                let report = try ScanJSON.decode(scan.stdout)
+                #expect(report.error?.contains("no MIFARE Application Directory") == true, "\(scan.stdout)")
+                #expect(report.product == "MIFARE Classic 1K", "a badge without NDEF is still named")
             }
         }
 

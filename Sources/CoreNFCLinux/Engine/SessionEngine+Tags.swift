@@ -147,11 +147,11 @@ extension SessionEngine {
         } catch let error as TagError {
             switch error {
             case .notNDEFFormatted, .unsupported, .invalidTagData:
-                // An ISO 15693 label without NDEF (library, asset) is still named: chip, no capacity.
+                // An ISO 15693 label or a MIFARE Classic badge without NDEF is still named: chip, no capacity.
                 let skipped = NFCReaderError(error, during: .read)
                 var report = NFCTagReport(tag: tag, error: skipped)
-                if configuration.collectTagDetails, let type5 = made as? Type5Tag {
-                    report = NFCTagReport(tag: tag, details: NDEFTagDetails(describing: type5), ndefBytes: nil,
+                if configuration.collectTagDetails, let named = made, named is Type5Tag || named is MifareClassicTag {
+                    report = NFCTagReport(tag: tag, details: NDEFTagDetails(describing: named), ndefBytes: nil,
                                           decoded: nil, decodingError: nil, error: skipped)
                 }
                 if case .invalidTagData = error { report.refusedData = true }

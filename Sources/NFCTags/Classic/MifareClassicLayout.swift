@@ -4,6 +4,15 @@
 public enum MifareClassicLayout: String, Sendable, CaseIterable {
     case mini, classic1K = "1k", classic4K = "4k"
 
+    /// "MIFARE Classic 1K", "MIFARE Classic 4K", "MIFARE Mini".
+    public var productName: String {
+        switch self {
+        case .mini: return "MIFARE Mini"
+        case .classic1K: return "MIFARE Classic 1K"
+        case .classic4K: return "MIFARE Classic 4K"
+        }
+    }
+
     /// Bytes per block.
     public static let blockSize = 16
 
