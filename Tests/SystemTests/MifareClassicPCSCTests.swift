@@ -50,6 +50,27 @@ extension PCSCSystemTests {
             }
         }
 
+        @Test("write --lock on a Classic 1K: AN1305's read-only trailers written with key B; read-only afterwards, message kept")
+        func lock() throws {
+            let card = VirtualMifareClassic.ndefFormatted(.classic1K, message: try NDEFMessage(records: [.uri("https://a.b")]).encoded())
+            try withCard(card, profile: .acr122u) { _ in
+                let uri = "https://example.com/locked"
+                let lock = try runCLI(["write", "--uri", uri, "--lock", "--json", "--timeout", "20", "--reader", TestPCSCD.reader0],
+                                      environment: Self.environment)
+                #expect(lock.status == 0, "\(lock.stderr)")
+                #expect(lock.stderr.contains("this is permanent"), "\(lock.stderr)")
+                for sector in 1..<16 {
+                    #expect(Array(card.block(sector * 4 + 3)[6...9]) == [0x07, 0x8F, 0x0F, 0x43], "sector \(sector)")
+                }
+                let scan = try ScanJSON.decode(try runCLI(["scan", "--json", "--timeout", "20", "--reader", TestPCSCD.reader0],
+                                                          environment: Self.environment).stdout)
+                #expect(scan.writable == false && scan.records?.map(\.uri) == [uri])
+                let again = try runCLI(["write", "--uri", "https://example.com/x", "--timeout", "20", "--reader", TestPCSCD.reader0],
+                                       environment: Self.environment)
+                #expect(again.status == 1 && again.stderr.contains("read-only"), "\(again.stderr)")
+            }
+        }
+
         @Test("a blank Classic is 'not NDEF formatted' (exit 0: its MAD is absent)")
         func blank() throws {
             try withCard(VirtualMifareClassic.blank(.classic1K), profile: .acr122u) { _ in
