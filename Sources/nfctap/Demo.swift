@@ -8,8 +8,9 @@ struct Demo: AsyncParsableCommand {
         abstract: "Run the desk flow end to end on built-in virtual tags (no reader needed).",
         discussion: """
             An in-process virtual reader ("\(DemoTags.readerName)") and the real sessions, tag
-            logic and NDEF codec: reads an NTAG213 with a URL, a Type 4 tag with a text record and a
-            Zebra ZQ320 printer tag (showing what `nfctap pair` would do, without pairing), then writes
+            logic and NDEF codec: reads an NTAG213 with a URL, a Type 4 tag with a text record, a
+            Zebra ZQ320 printer tag (showing what `nfctap pair` would do, without pairing), a MIFARE
+            Classic 1K and, on a second virtual reader, an ICODE SLIX2 (ISO 15693), then writes
             a URL to a blank NTAG215 through a read-write session (connect, queryNDEFStatus, writeNDEF)
             and reads it back.
 

@@ -18,8 +18,11 @@ struct Emulate: AsyncParsableCommand {
             (pn532_uart:/dev/pts/N) on stdout; use it as LIBNFC_DEVICE or --reader libnfc:<connstring>.
 
             The tag stays in the field until Ctrl-C (or --duration). Tag sources: --preset NAME (see
-            --list-presets) or --tag FILE: a Type 2 memory image (180/540/924 bytes for NTAG213/215/216)
-            or an NDEF message, put on --chip (default ntag215).
+            --list-presets); --dump FILE: a dump of a Type 2, MIFARE Classic or ISO 15693 tag, as
+            Flipper Zero's .nfc text or `nfctap dump --json` (so a bug report's tag becomes a test);
+            or --tag FILE: a Type 2 memory image (180/540/924 bytes for NTAG213/215/216) or an NDEF
+            message, put on --chip (default ntag215). ISO 15693 tags need --vpcd (a PN532 has no
+            ISO 15693 radio).
             """)
 
     @Option(help: ArgumentHelp("Connect to vpcd at HOST:PORT (a virtual card on pcscd).", valueName: "host:port"))
@@ -36,6 +39,9 @@ struct Emulate: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("A file with a Type 2 memory image or an NDEF message.", valueName: "file"))
     var tag: String?
+
+    @Option(help: ArgumentHelp("A tag dump: Flipper Zero .nfc text or nfctap dump's JSON.", valueName: "file"))
+    var dump: String?
 
     @Option(help: "Chip for an NDEF file: \(VirtualTagCatalog.Chip.allCases.map(\.rawValue).joined(separator: ", ")).")
     var chip: String = "ntag215"
@@ -55,7 +61,9 @@ struct Emulate: AsyncParsableCommand {
     func validate() throws {
         if listPresets { return }
         guard (vpcd != nil) != pn532Pty else { throw ValidationError("choose one of --vpcd HOST:PORT or --pn532-pty") }
-        guard (preset != nil) != (tag != nil) else { throw ValidationError("choose one of --preset NAME or --tag FILE") }
+        guard [preset != nil, tag != nil, dump != nil].filter({ $0 }).count == 1 else {
+            throw ValidationError("choose one of --preset NAME, --dump FILE or --tag FILE")
+        }
         guard VirtualTagCatalog.Chip(rawValue: chip) != nil else { throw ValidationError("unknown --chip \(chip)") }
         guard latency >= 0, latency <= 10_000 else { throw ValidationError("--latency must be 0…10000 ms") }
         if let vpcd { _ = try Self.hostPort(vpcd) }
@@ -77,7 +85,9 @@ struct Emulate: AsyncParsableCommand {
             for p in VirtualTagCatalog.presets { print("\(p.name)\t\(p.summary)") }
             return
         }
-        let source: EmulateRun.Source = if let preset { .preset(preset) } else { .file(tag!, chip: VirtualTagCatalog.Chip(rawValue: chip)!) }
+        let source: EmulateRun.Source = if let preset { .preset(preset) } else if let dump { .dump(dump) } else {
+            .file(tag!, chip: VirtualTagCatalog.Chip(rawValue: chip)!)
+        }
         let target: EmulateRun.Target
         if let vpcd {
             let (host, port) = try Self.hostPort(vpcd)

@@ -21,6 +21,7 @@ struct NFCTap: AsyncParsableCommand {
         subcommands: [
             Scan.self,
             Write.self,
+            Dump.self,
             APDUCommand.self,
             Decode.self,
             Kiosk.self,

@@ -10,7 +10,9 @@ struct Write: AsyncParsableCommand {
         discussion: """
             Waits for one NDEF-formatted tag, writes the message (tear-safe: the length is written \
             last, so an interrupted write leaves the previous message or an empty one, never a \
-            corrupt one), reads it back and compares. --lock then makes the tag read-only for good.
+            corrupt one), reads it back and compares. --lock then makes the tag read-only for good. \
+            --format first makes a blank MIFARE Classic NDEF-ready; a blank ISO 15693 tag is \
+            formatted without asking.
 
             --ha-tag writes Home Assistant's tag URL (https://www.home-assistant.io/tag/<id>), as HA's \
             companion apps do, so phones, ESPHome readers and nfctap stations report the same tag id.
@@ -35,6 +37,9 @@ struct Write: AsyncParsableCommand {
     var mime: String?
     @Option(help: ArgumentHelp("The content of the --mime record.", valueName: "file")) var file: String?
     @Option(help: ArgumentHelp("A file holding a whole NDEF message (binary).", valueName: "file")) var ndefFile: String?
+
+    @Flag(help: "First make a blank MIFARE Classic NDEF-ready (NXP AN1305: the MAD, the NFC Forum keys, its access bits; key B kept). A card holding data is refused. Blank ISO 15693 tags are formatted without it.")
+    var format = false
 
     @Flag(help: "After writing, make the tag read-only: permanently on Type 2, Type 5 and FeliCa Lite-S; checked before anything is written.") var lock = false
 
@@ -61,6 +66,6 @@ struct Write: AsyncParsableCommand {
         // HA's companion apps write a random UUID in lower case.
         let haURI = haTag.map { HomeAssistantTag.url(for: $0.isEmpty ? UUID().uuidString.lowercased() : $0) }
         let message = try WriteMessage(uri: haURI ?? uri, text: text, language: language ?? "en", mime: mime, file: file, ndefFile: ndefFile)
-        try await WriteRun(message: message, lock: lock, json: json, timeout: timeout, readers: readerOptions.desk).run()
+        try await WriteRun(message: message, lock: lock, format: format, json: json, timeout: timeout, readers: readerOptions.desk).run()
     }
 }

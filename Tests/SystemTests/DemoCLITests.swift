@@ -12,9 +12,9 @@ struct DemoCLITests {
         let r = try runCLI(["demo", "--json"], timeout: 30)
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let lines = try parseJSONLines(r.stdout)
-        try #require(lines.count == 4, "stdout: \(r.stdout)")
-        #expect(lines.map { $0["demoStep"] as? String } == ["url", "text", "zebra", "written"])
-        #expect(lines.allSatisfy { $0["reader"] as? String == Self.reader })
+        try #require(lines.count == 6, "stdout: \(r.stdout)")
+        #expect(lines.map { $0["demoStep"] as? String } == ["url", "text", "zebra", "classic", "iso15693", "written"])
+        #expect(lines.allSatisfy { $0["reader"] as? String == ($0["demoStep"] as? String == "iso15693" ? "nfctap Virtual Reader (OMNIKEY 5022)" : Self.reader) })
 
         func firstRecord(_ line: [String: Any]) throws -> [String: Any] {
             try #require((line["records"] as? [[String: Any]])?.first)
@@ -38,11 +38,16 @@ struct DemoCLITests {
         let dryRun = try #require(lines[2]["pairDryRun"] as? String)
         #expect(dryRun.contains("XXZFJ170700336") && dryRun.contains("CC:78:AB:3E:BA:E0"))
 
-        let written = try firstRecord(lines[3])
+        #expect(lines[3]["type"] as? String == "mifareClassic" && lines[3]["product"] as? String == "MIFARE Classic 1K")
+        #expect(try firstRecord(lines[3])["uri"] as? String == "https://nfctap.dev/classic")
+        #expect(lines[4]["type"] as? String == "type5" && lines[4]["product"] as? String == "ICODE SLIX2")
+        #expect(try firstRecord(lines[4])["uri"] as? String == "https://nfctap.dev/iso15693")
+
+        let written = try firstRecord(lines[5])
         #expect(written["uri"] as? String == "https://nfctap.dev/written")
         #expect(written["payload"] as? String == "04" + Array("nfctap.dev/written".utf8).map { String(format: "%02X", $0) }.joined())
-        #expect(lines[3]["product"] as? String == "NTAG215")
-        #expect(lines[3]["writable"] as? Bool == true)
+        #expect(lines[5]["product"] as? String == "NTAG215")
+        #expect(lines[5]["writable"] as? Bool == true)
     }
 
     @Test("human output: the tags on stdout as scan prints them, the narration naming the reader and steps on stderr")
@@ -55,7 +60,7 @@ struct DemoCLITests {
         #expect(r.stdout.contains("Zebra printer: serial XXZFJ170700336"))
         #expect(r.stdout.contains("URI https://nfctap.dev/written"))
         #expect(r.stderr.contains("Hold a tag near \(Self.reader)"))
-        for step in ["[1/4] Placing an NTAG213 with https://nfctap.dev/demo", "[2/4]", "[3/4]", "[4/4]",
+        for step in ["[1/6] Placing an NTAG213 with https://nfctap.dev/demo", "[2/6]", "[3/6]", "[4/6]", "[5/6]", "[6/6]",
                      "queryNDEFStatus: read-write", "writeNDEF:", "Demo complete"] {
             #expect(r.stderr.contains(step), "missing \(step) in \(r.stderr)")
         }

@@ -40,4 +40,36 @@ struct MifareClassicLibNFCTests {
         let refused = try runCLI(["scan", "--timeout", "20", "--reader", name], environment: Self.unconfigured)
         #expect(refused.status == 1 && refused.stderr.contains("sector 1"), "\(refused.stderr)")
     }
+
+    /// `nfctap dump` through pn532_uart: libnfc reports ATQA and SAK, so the file is what the
+    /// emulator's card holds, byte for byte; a sector whose keys nobody has is `??`, not invented.
+    @Test("dump of a Classic 1K and an NTAG213 on libnfc:pn532_uart:<pty>", arguments: ["classic-1k", "ntag213"])
+    func dump(_ preset: String) throws {
+        let tag = try VirtualTagCatalog.make(preset: preset)
+        if let card = tag as? VirtualMifareClassic {
+            var trailer = card.block(11)
+            trailer.replaceSubrange(0 ..< 6, with: [0x0F, 0x1E, 0x2D, 0x3C, 0x4B, 0x5A])
+            trailer.replaceSubrange(10 ..< 16, with: [0x0F, 0x1E, 0x2D, 0x3C, 0x4B, 0x5A])
+            card.setBlock(11, trailer)
+        }
+        let emulator = PN532Emulator(tag: tag)
+        let path = try emulator.start()
+        defer { emulator.stop() }
+        let result = try runCLI(["dump", "--timeout", "20", "--reader", "libnfc:pn532_uart:\(path)"], environment: Self.unconfigured)
+        #expect(result.status == 0, "\(result.stderr)")
+        let dump = try FlipperNFCFile.parse(result.stdout)
+        #expect(dump.uid == tag.uid && dump.atqa == tag.atqa && dump.sak == tag.sak)
+        switch dump.memory {
+        case let .mifareClassic(m):
+            let card = try #require(tag as? VirtualMifareClassic)
+            #expect(m.unreadSectors == [2] && result.stderr.contains("sector 2"), "\(result.stderr)")
+            for block in 0 ..< 64 where !(8 ..< 12).contains(block) { #expect(m.blocks[block].map { $0! } == card.block(block), "block \(block)") }
+        case let .type2(m):
+            let t = try #require(tag as? VirtualType2Tag)
+            #expect(m.pages.prefix(43).flatMap { $0! } == Array(t.memory.prefix(43 * 4)))
+            #expect(m.version == Type2Product.ntag213.versionBytes && m.signature == t.originalitySignature)
+        default:
+            Issue.record("unexpected dump \(result.stdout)")
+        }
+    }
 }

@@ -112,5 +112,23 @@ extension PCSCSystemTests {
                 #expect(bad.status == 64 && bad.stderr.contains("line 2") && !bad.stderr.contains("my-secret"), "\(bad.stderr)")
             }
         }
+    
+        @Test("write on a blank Classic says to use --format and writes nothing; write --format makes it NDEF-ready and writes")
+        func format() throws {
+            let card = VirtualMifareClassic.blank(.classic1K)
+            try withCard(card, profile: .acr122u) { _ in
+                let uri = "https://example.com/formatted"
+                let plain = try runCLI(["write", "--uri", uri, "--timeout", "20", "--reader", TestPCSCD.reader0], environment: Self.environment)
+                #expect(plain.status == 1 && plain.stderr.contains("--format"), "\(plain.stderr)")
+                #expect(card.writeCount == 0)
+                let formatted = try runCLI(["write", "--format", "--uri", uri, "--json", "--timeout", "20", "--reader", TestPCSCD.reader0],
+                                           environment: Self.environment)
+                #expect(formatted.status == 0, "\(formatted.stderr)")
+                #expect(try MifareClassicTag(link: VirtualMifareClassicLink(card), layout: .classic1K).readNDEF()
+                        == (try NDEFMessage(records: [.uri(uri)]).encoded()))
+                #expect(Array(card.block(3)[0...9]) == MifareClassicKey.mad + [0x78, 0x77, 0x88, 0xC1])
+                #expect(Array(card.block(7)[6...15]) == [0x7F, 0x07, 0x88, 0x40] + MifareClassicKey.transport)
+            }
+        }
     }
 }

@@ -10,8 +10,8 @@ public final class MifareClassicTag: NDEFTagOperations {
     /// Keys tried after the well-known ones, for key A and key B alike.
     public let extraKeys: [[UInt8]]
     /// The directory, once read.
-    public private(set) var mad: MifareApplicationDirectory?
-    private var authenticated: (sector: Int, keyB: Bool)?
+    public internal(set) var mad: MifareApplicationDirectory?
+    private var authenticated: (sector: Int, keyB: Bool, key: [UInt8])?
     /// Keys that opened a sector on this connection, first in line for the next.
     private var workingKeys: [[UInt8]] = []
 
@@ -25,9 +25,11 @@ public final class MifareClassicTag: NDEFTagOperations {
 
     /// Authenticates `sector` unless it is the one open: `preferred` keys first (the key its role
     /// calls for), then keys that opened other sectors, the well-known ones and `extraKeys`.
+    /// - Returns: the key that opened it (nil when it was open already).
     /// - Throws: `.authenticationFailed(sector:)` when none opens it.
-    func open(_ sector: Int, preferred: [[UInt8]], keyB: Bool = false) throws(TagError) {
-        if let authenticated, authenticated.sector == sector, authenticated.keyB == keyB { return }
+    @discardableResult
+    func open(_ sector: Int, preferred: [[UInt8]], keyB: Bool = false) throws(TagError) -> [UInt8]? {
+        if let authenticated, authenticated.sector == sector, authenticated.keyB == keyB { return authenticated.key }
         authenticated = nil
         var tried: [[UInt8]] = []
         for key in preferred + workingKeys + [MifareClassicKey.mad, MifareClassicKey.nfcForum, MifareClassicKey.transport] + extraKeys
@@ -38,12 +40,15 @@ public final class MifareClassicTag: NDEFTagOperations {
             } catch TagError.authenticationFailed {
                 continue
             }
-            authenticated = (sector, keyB)
+            authenticated = (sector, keyB, key)
             if !workingKeys.contains(key) { workingKeys.insert(key, at: 0) }
-            return
+            return key
         }
         throw TagError.authenticationFailed(sector: sector)
     }
+
+    /// The next block access authenticates again (the card refused one and may have halted).
+    func forgetAuthentication() { authenticated = nil }
 
     /// One block, its sector opened first.
     /// - Throws: `.malformedReply` for an answer that is not 16 bytes.
@@ -178,14 +183,14 @@ public final class MifareClassicTag: NDEFTagOperations {
     }
 
     /// The key B that opens `sector`.
-    private func keyBOpening(_ sector: Int) throws(TagError) -> [UInt8] {
+    func keyBOpening(_ sector: Int) throws(TagError) -> [UInt8] {
         for key in [MifareClassicKey.transport] + extraKeys + workingKeys {
             do throws(TagError) {
                 try link.authenticate(block: layout.trailer(ofSector: sector), key: key, keyB: true)
             } catch TagError.authenticationFailed {
                 continue
             }
-            authenticated = (sector, true)
+            authenticated = (sector, true, key)
             return key
         }
         authenticated = nil

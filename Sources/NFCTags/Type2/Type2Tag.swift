@@ -114,6 +114,15 @@ public final class Type2Tag: NDEFTagOperations {
         }
     }
 
+    /// A caller that wants the chip named even through a reader nfctap does not know (`dump`):
+    /// the link starts trying its raw path (`offerRawCommands`), and GET_VERSION is asked again if
+    /// it could not be asked before.
+    func offerRawCommands() {
+        guard !link.canSendRawCommands else { return }
+        link.offerRawCommands()
+        if link.canSendRawCommands, versionProbe == .notAsked { versionProbe = nil }
+    }
+
     /// GET_VERSION once per object. A tag that does not implement it (Ultralight, Ultralight C)
     /// makes the link throw `.unsupported` or `.nak` after re-selecting it; that is not an error here.
     func probeVersion() throws(TagError) -> VersionProbe {

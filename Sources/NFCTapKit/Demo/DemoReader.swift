@@ -13,7 +13,7 @@ package struct DemoReader {
         var configuration = NFCSessionConfiguration()
         configuration.timeLimit = nil
         configuration.collectTagDetails = true
-        configuration.readerFilter = .exactName(DemoTags.readerName)
+        configuration.readerFilter = .nameContainsAny([DemoTags.readerName, DemoTags.vicinityReaderName])
         configuration.alertHandler = alert
         configuration.tagReportHandler = { _ in true }
         session = NFCNDEFReaderSession(configuration: configuration, environment: environment)

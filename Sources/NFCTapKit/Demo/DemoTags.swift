@@ -17,6 +17,12 @@ package enum DemoTags {
     package static let zebraSerial = "XXZFJ170700336"
     package static let zebraTagUID: [UInt8] = VirtualType2Tag.defaultUID
 
+    /// The second reader, for the family the ACR122U has no radio for.
+    package static let vicinityReaderName = "nfctap Virtual Reader (OMNIKEY 5022)"
+
+    package static let classicURL = "https://nfctap.dev/classic"
+    package static let vicinityURL = "https://nfctap.dev/iso15693"
+
     package static let writtenURL = "https://nfctap.dev/written"
     package static let blankTagUID: [UInt8] = [0x04, 0x1E, 0x77, 0x02, 0x5B, 0x3C, 0x80]
 
@@ -30,6 +36,16 @@ package enum DemoTags {
     package static func textTag() throws -> VirtualType4Tag {
         VirtualType4Tag(version: .v2, ndef: try NDEFMessage(records: [.text(text, language: textLanguage)]).encoded(),
                         uid: textTagUID)
+    }
+
+    /// A MIFARE Classic 1K formatted for NDEF (NXP AN1305: the MAD, the NFC Forum keys) holding one URI record.
+    package static func classicTag() throws -> VirtualMifareClassic {
+        .ndefFormatted(.classic1K, message: try NDEFMessage(records: [.uri(classicURL)]).encoded())
+    }
+
+    /// An ICODE SLIX2 (ISO 15693, Type 5) holding one URI record.
+    package static func vicinityTag() throws -> VirtualISO15693Tag {
+        .formatted(.icodeSLIX2, uid: VirtualISO15693Tag.exampleUID(.icodeSLIX2), message: try NDEFMessage(records: [.uri(vicinityURL)]).encoded())
     }
 
     package static func zebraTag() -> VirtualType2Tag { .zebraZQ320(uid: zebraTagUID) }

@@ -21,7 +21,12 @@ package struct DemoTour {
     }
 
     let narrator: DemoNarrator
-    let backend = VirtualReaderBackend(readerNames: [DemoTags.readerName])
+    /// The ACR122U, and an ISO 15693 reader beside it (the ACR122U has no ISO 15693 radio).
+    let backend: VirtualReaderBackend = {
+        let backend = VirtualReaderBackend(readerNames: [DemoTags.readerName])
+        backend.addReader(DemoTags.vicinityReaderName, profile: .omnikey)
+        return backend
+    }()
 
     var environment: NFCReaderEnvironment {
         let backend = self.backend
@@ -45,7 +50,7 @@ package struct DemoTour {
         }
         await session.end()
 
-        narrator.say("\n[4/4] Placing a blank NTAG215 and writing \(DemoTags.writtenURL) through a read-write session")
+        narrator.say("\n[6/6] Placing a blank NTAG215 and writing \(DemoTags.writtenURL) through a read-write session")
         guard let payload = NFCNDEFPayload.wellKnownTypeURIPayload(string: DemoTags.writtenURL) else {
             throw DemoError("cannot encode \(DemoTags.writtenURL)")
         }
@@ -69,41 +74,53 @@ package struct DemoTour {
 
         narrator.say("""
 
-            Demo complete on \(reader): 3 tags read (URL, text, Zebra printer \(identity.serial)), \
-            1 blank tag written and read back.
+            Demo complete: 5 tags read (URL, text, Zebra printer \(identity.serial), MIFARE Classic 1K, \
+            ICODE SLIX2), 1 blank tag written and read back.
             With a real reader: nfctap scan, nfctap inventory, nfctap pair.
             """)
     }
 
     /// Steps 1 to 3 on one read session; the Zebra printer's identity.
     private func readTags(_ session: inout DemoReader) async throws -> PrinterIdentity {
-        narrator.say("\n[1/4] Placing an NTAG213 with \(DemoTags.url) on the reader")
+        narrator.say("\n[1/6] Placing an NTAG213 with \(DemoTags.url) on the reader")
         let url = try await tap(DemoTags.urlTag(), session: &session)
         try expect(url, uri: DemoTags.url)
         narrator.show(url, extra: [("demoStep", .string("url"))])
         await narrator.wait()
 
-        narrator.say("\n[2/4] Placing a Type 4 tag with the text \"\(DemoTags.text)\" (\(DemoTags.textLanguage)) on the reader")
+        narrator.say("\n[2/6] Placing a Type 4 tag with the text \"\(DemoTags.text)\" (\(DemoTags.textLanguage)) on the reader")
         let text = try await tap(DemoTags.textTag(), session: &session)
         let (readText, _) = text.message?.records.first?.wellKnownTypeTextPayload() ?? (nil, nil)
         guard readText == DemoTags.text else { throw DemoError("the Type 4 tag read back \(String(describing: readText))") }
         narrator.show(text, extra: [("demoStep", .string("text"))])
         await narrator.wait()
 
-        narrator.say("\n[3/4] Placing a Zebra ZQ320 printer's tag on the reader")
+        narrator.say("\n[3/6] Placing a Zebra ZQ320 printer's tag on the reader")
         let zebra = try await tap(DemoTags.zebraTag(), session: &session)
         let identity = try printerIdentity(zebra)
         let pairing = DemoPairing.dryRun(identity)
         narrator.show(zebra, extra: [("demoStep", .string("zebra")), ("pairDryRun", .string(pairing))])
         narrator.say("nfctap pair \(pairing) (dry run: nothing was paired)")
         await narrator.wait()
+
+        narrator.say("\n[4/6] Placing a MIFARE Classic 1K with \(DemoTags.classicURL) (NDEF through its MAD, keys loaded by the reader)")
+        let classic = try await tap(DemoTags.classicTag(), session: &session)
+        try expect(classic, uri: DemoTags.classicURL)
+        narrator.show(classic, extra: [("demoStep", .string("classic"))])
+        await narrator.wait()
+
+        narrator.say("\n[5/6] Placing an ICODE SLIX2 (ISO 15693) with \(DemoTags.vicinityURL) on \(DemoTags.vicinityReaderName)")
+        let vicinity = try await tap(DemoTags.vicinityTag(), session: &session, reader: DemoTags.vicinityReaderName)
+        try expect(vicinity, uri: DemoTags.vicinityURL)
+        narrator.show(vicinity, extra: [("demoStep", .string("iso15693"))])
+        await narrator.wait()
         return identity
     }
 
-    /// Places `tag`, returns its report, takes it off again.
-    private func tap(_ tag: VirtualTag, session: inout DemoReader) async throws -> NFCTagReport {
-        backend.place(tag, on: DemoTags.readerName)
-        defer { backend.remove(from: DemoTags.readerName) }
+    /// Places `tag` (on the ACR122U unless told), returns its report, takes it off again.
+    private func tap(_ tag: VirtualTag, session: inout DemoReader, reader: String = DemoTags.readerName) async throws -> NFCTagReport {
+        backend.place(tag, on: reader)
+        defer { backend.remove(from: reader) }
         let report = try await session.nextReport(timeout: DemoStep.timeout)
         if let error = report.error { throw DemoError("reading the tag failed: \(error.localizedDescription)") }
         return report

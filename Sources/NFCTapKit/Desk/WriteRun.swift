@@ -11,14 +11,17 @@ import RecordOutput
 package struct WriteRun {
     let message: WriteMessage
     let lock: Bool
+    /// Make a blank MIFARE Classic NDEF-ready first (`--format`).
+    let format: Bool
     let json: Bool
     let timeout: Double
     let readers: DeskReaders
     let prompt: Prompt
 
-    package init(message: WriteMessage, lock: Bool, json: Bool, timeout: Double, readers: DeskReaders) {
+    package init(message: WriteMessage, lock: Bool, format: Bool = false, json: Bool, timeout: Double, readers: DeskReaders) {
         self.message = message
         self.lock = lock
+        self.format = format
         self.json = json
         self.timeout = timeout
         self.readers = readers
@@ -68,10 +71,18 @@ package struct WriteRun {
             if status == .notSupported, try await tag.formatBlankType5Tag() {
                 (status, size) = try await tag.queryNDEFStatus()
             }
+            let isClassic = session.connectedDetectedTag?.technology == .mifareClassic
+            if status == .notSupported, format, isClassic, try await tag.formatBlankMifareClassic() {
+                prompt.message("Formatted the blank MIFARE Classic for NDEF: the MAD, the NFC Forum keys, NXP's access bits (key B kept).", .yellow)
+                (status, size) = try await tag.queryNDEFStatus()
+            }
             capacity = size
             switch status {
             case .notSupported:
-                throw CLIError("the tag is not NDEF formatted (nfctap formats only blank ISO 15693 tags)")
+                if isClassic, !format {
+                    throw CLIError("the MIFARE Classic is not NDEF formatted: `nfctap write --format` makes a blank one NDEF-ready (nothing was written)")
+                }
+                throw CLIError("the tag is not NDEF formatted (nfctap formats blank ISO 15693 tags, and blank MIFARE Classic cards with --format)")
             case .readOnly:
                 throw CLIError("the tag is read-only")
             case .readWrite:

@@ -10,6 +10,8 @@ package struct EmulateRun {
         case preset(String)
         /// A Type 2 memory image or an NDEF message in a file, put on `chip`.
         case file(String, chip: VirtualTagCatalog.Chip)
+        /// A dump: Flipper Zero's `.nfc` text or nfctap's JSON (`nfctap dump`).
+        case dump(String)
     }
 
     package enum Target: Sendable {
@@ -40,6 +42,13 @@ package struct EmulateRun {
             case let .file(path, chip):
                 guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read \(path)") }
                 virtualTag = try VirtualTagCatalog.make(fileBytes: [UInt8](data), chip: chip)
+            case let .dump(path):
+                guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read \(path)") }
+                do {
+                    virtualTag = try VirtualTagCatalog.make(dump: try TagDumpJSON.load(data))
+                } catch let error as TagDumpFileError {
+                    throw CLIError("\(path): \(error)")
+                }
             }
         } catch let error as CLIError {
             throw error
@@ -48,8 +57,7 @@ package struct EmulateRun {
         }
         let plan = FaultPlan(latency: latency)
         let signals = SignalWaiter()
-        let kind = virtualTag is VirtualFeliCaCard ? "FeliCa (Type 3) card, IDm" : virtualTag.sak & 0x20 != 0 ? "Type 4 tag, UID" : "Type 2 tag, UID"
-        let describeTag = "\(kind) \(virtualTag.uid.hexString)"
+        let describeTag = "\(Self.kind(of: virtualTag)) \(virtualTag.uid.hexString)"
 
         switch target {
         case let .vpcd(host, port, profile):
@@ -63,6 +71,9 @@ package struct EmulateRun {
             _ = await signals.next(timeout: duration)
             card.remove()
         case let .pn532(link):
+            guard !(virtualTag is VirtualISO15693Tag) else {
+                throw CLIError("a PN532 has no ISO 15693 (NFC-V) radio: present this tag with --vpcd")
+            }
             let emulator = PN532Emulator(tag: virtualTag, plan: plan, linkPath: link)
             let path: String
             do { path = try emulator.start() } catch { throw CLIError(String(describing: error)) }
@@ -71,6 +82,16 @@ package struct EmulateRun {
             Stderr.line("nfctap: PN532 with a \(describeTag) on \(path); Ctrl-C stops it")
             _ = await signals.next(timeout: duration)
             emulator.stop()
+        }
+    }
+
+    /// "Type 2 tag, UID", "MIFARE Classic 1K, UID", "ISO 15693 tag, UID", "FeliCa (Type 3) card, IDm".
+    static func kind(of tag: VirtualTag) -> String {
+        switch tag {
+        case is VirtualFeliCaCard: return "FeliCa (Type 3) card, IDm"
+        case let classic as VirtualMifareClassic: return "\(classic.layout.productName), UID"
+        case is VirtualISO15693Tag: return "ISO 15693 (Type 5) tag, UID"
+        default: return tag.sak & 0x20 != 0 ? "Type 4 tag, UID" : "Type 2 tag, UID"
         }
     }
 

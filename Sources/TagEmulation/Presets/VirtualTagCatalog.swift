@@ -30,6 +30,27 @@ public enum VirtualTagCatalog {
         Preset(name: "type4-v1", summary: "legacy Type 4 tag (NDEF application v1)") { VirtualType4Tag.smallMessage(version: .v1) },
         Preset(name: "type4-v3", summary: "Type 4 tag (CC v3.0, ENLEN) with a 40 KB message") { VirtualType4Tag.largeMessage(version: .v3, size: 40_000) },
         Preset(name: "type4-readonly", summary: "read-only Type 4 tag") { VirtualType4Tag.readOnly(version: .v2) },
+        Preset(name: "icode-slix2", summary: "ICODE SLIX2 (ISO 15693, Type 5) with a URI; --vpcd only") {
+            VirtualISO15693Tag.formatted(.icodeSLIX2, uid: VirtualISO15693Tag.exampleUID(.icodeSLIX2), message: uri("https://github.com/nfctap"))
+        },
+        Preset(name: "st25dv04k", summary: "ST25DV04K (ISO 15693, Type 5) with a text record; --vpcd only") {
+            VirtualISO15693Tag.formatted(.st25dv04k, uid: VirtualISO15693Tag.exampleUID(.st25dv04k), message: try text("Hello from nfctap", "en"))
+        },
+        Preset(name: "tag-it-hfi-plus", summary: "TI Tag-it HF-I Plus (ISO 15693, Type 5), formatted and empty; --vpcd only") {
+            VirtualISO15693Tag.formatted(.tagItHFIPlus, uid: VirtualISO15693Tag.exampleUID(.tagItHFIPlus))
+        },
+        Preset(name: "icode-slix2-label", summary: "a real ICODE SLIX2 library label (Flipper's dump), no NDEF; --vpcd only") {
+            VirtualISO15693Tag.flipperSLIX2Dump()
+        },
+        Preset(name: "classic-1k", summary: "MIFARE Classic 1K, NDEF formatted (MAD), with a URI") {
+            VirtualMifareClassic.ndefFormatted(.classic1K, message: uri("https://github.com/nfctap"))
+        },
+        Preset(name: "classic-4k", summary: "MIFARE Classic 4K, NDEF formatted (MAD1 and MAD2), with a text record") {
+            VirtualMifareClassic.ndefFormatted(.classic4K, message: try text("Hello from nfctap", "en"), uid: [0x7A, 0x41, 0x0C, 0x93])
+        },
+        Preset(name: "blank-classic-1k", summary: "a blank MIFARE Classic 1K (transport keys, no MAD), as sold") {
+            VirtualMifareClassic.blank(.classic1K)
+        },
         Preset(name: "felica-lite-s", summary: "FeliCa Lite-S (Type 3) with a URI; PC/SC needs a pass-through --profile") {
             VirtualFeliCaCard.liteS(ndef: try NDEFMessage(records: [.uri("https://github.com/nfctap")]).encoded())
         },
