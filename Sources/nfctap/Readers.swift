@@ -21,7 +21,9 @@ struct Readers: AsyncParsableCommand {
             keys in that order (bytes as upper-case hex); an ISO 15693 tag adds "iso15693": {"manufacturerCode", \
             "manufacturer", "product", "blockSize", "blockCount", "icReference", "dsfid", "afi"}, each only when the \
             UID or Get System Info gives it; a FeliCa card (technology "felica", uid = IDm) adds \
-            "pmm", "systemCode" and "product" when the reader polled them (libnfc). --explain adds, under each \
+            "pmm", "systemCode" and "product" when the reader polled them (libnfc); a MIFARE Classic adds \
+            "product" and "mifareClassic": {"layout", "sectors", "mad": null or {"version", "applications": \
+            [{"aid", "sectors"}]}} (the MAD read with its public key; null: no NDEF). --explain adds, under each \
             tag, what its ATR says (PC/SC Part 3 storage-card fields, and the matching entries of pcsc-tools' \
             /usr/share/pcsc/smartcard_list.txt when installed); with --json as "explanation", an array of \
             those lines. Exit 3 when no reader can be \

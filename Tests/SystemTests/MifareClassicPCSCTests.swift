@@ -130,5 +130,40 @@ extension PCSCSystemTests {
                 #expect(Array(card.block(7)[6...15]) == [0x7F, 0x07, 0x88, 0x40] + MifareClassicKey.transport)
             }
         }
+    
+        @Test("readers names a Classic 1K/4K and lists its MAD: NDEF sectors, other applications; a badge without a MAD is 'no NDEF'")
+        func readers() throws {
+            let card = VirtualMifareClassic.ndefFormatted(.classic4K, message: [])
+            // Sector 39 given to another application (a transit app's AID) in MAD2: entry 23 of 23.
+            var mad2 = card.block(64) + card.block(65) + card.block(66)
+            mad2.replaceSubrange(46 ..< 48, with: [0x48, 0x01])
+            mad2[0] = MifareApplicationDirectory.crc(mad2[1...])
+            for i in 0 ..< 3 { card.setBlock(64 + i, Array(mad2[i * 16 ..< (i + 1) * 16])) }
+            try withCard(card, profile: .acr122u) { _ in
+                let json = try runCLI(["readers", "--json", "--reader", TestPCSCD.reader0], environment: Self.environment)
+                #expect(json.status == 0, "\(json.stderr)")
+                let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+                let tag = try #require(entries.first?["tag"] as? [String: Any], "\(json.stdout)")
+                #expect(tag["product"] as? String == "MIFARE Classic 4K")
+                let classic = try #require(tag["mifareClassic"] as? [String: Any])
+                #expect(classic["layout"] as? String == "4k" && classic["sectors"] as? Int == 40)
+                let apps = try #require((classic["mad"] as? [String: Any])?["applications"] as? [[String: Any]])
+                #expect(apps.map { $0["aid"] as? String } == ["03E1", "4801"])
+                #expect(apps.last?["sectors"] as? [Int] == [39])
+                #expect((apps.first?["sectors"] as? [Int])?.count == 37)
+                let text = try runCLI(["readers", "--reader", TestPCSCD.reader0], environment: Self.environment)
+                #expect(text.stdout.contains("MIFARE Classic 4K, NDEF in sectors 1–15, 17–38 (MAD: 4801 in sector 39)"), "\(text.stdout)")
+            }
+        }
+
+        @Test("readers on a blank Classic 1K: 'MIFARE Classic 1K, no NDEF', mad null")
+        func readersBlank() throws {
+            try withCard(VirtualMifareClassic.blank(.classic1K), profile: .acr122u) { _ in
+                let text = try runCLI(["readers", "--reader", TestPCSCD.reader0], environment: Self.environment)
+                #expect(text.status == 0 && text.stdout.contains("MIFARE Classic 1K, no NDEF"), "\(text.stdout)")
+                let json = try runCLI(["readers", "--json", "--reader", TestPCSCD.reader0], environment: Self.environment)
+                #expect(json.stdout.contains(#""mad":null"#), "\(json.stdout)")
+            }
+        }
     }
 }

@@ -23,6 +23,8 @@ package enum ReaderListing {
             var product: String?
             /// ISO 15693 tags: UID and Get System Info details (`ISO15693ReaderDetails`).
             var iso15693: JSONValue?
+            /// MIFARE Classic cards: layout and directory (`MifareClassicReaderDetails`).
+            var mifareClassic: MifareClassicReaderDetails.Details?
         }
         var name: String
         var backend: String
@@ -52,6 +54,13 @@ package enum ReaderListing {
             self.detected = detected
         }
 
+        /// A MIFARE Classic card's layout and directory, through `backend`.
+        mutating func addClassicDetails(from backend: any ReaderBackend) {
+            guard let detected, let classic = MifareClassicReaderDetails.details(backend: backend, tag: detected) else { return }
+            tag?.mifareClassic = classic
+            tag?.product = classic.layout.productName
+        }
+
         /// The keys in the order the help text gives; `tag` is null when absent, so every entry
         /// has the same keys.
         package var json: JSONValue {
@@ -67,6 +76,7 @@ package enum ReaderListing {
                                                          ("systemCode", tag.systemCode), ("product", tag.product)]
                     fields += optional.compactMap { key, value in value.map { (key, JSONValue.string($0)) } }
                     if let iso15693 = tag.iso15693 { fields.append(("iso15693", iso15693)) }
+                    if let classic = tag.mifareClassic { fields.append(("mifareClassic", classic.json)) }
                     if let explanation = tag.explanation { fields.append(("explanation", .array(explanation.map { .string($0) }))) }
                     return .object(fields)
                 } ?? .null),
@@ -90,6 +100,7 @@ package enum ReaderListing {
                 guard let detected = entries[i].detected else { continue }
                 let info = ISO15693ReaderDetails.systemInfo(backend: backend, tag: detected)
                 entries[i].tag?.iso15693 = ISO15693ReaderDetails.json(uid: detected.uid, systemInfo: info)
+                entries[i].addClassicDetails(from: backend)
             }
         } catch {
             pcscProblem = error
@@ -125,7 +136,10 @@ package enum ReaderListing {
             print(JSONDocument.line(.array(entries.map(\.json))))
         } else {
             for e in entries {
-                let tag = e.tag.map { "\($0.technology) tag, UID \($0.uid.isEmpty ? "unknown" : $0.uid), ATR \($0.atr)" } ?? "no tag"
+                let tag = e.tag.map { tag in
+                    "\(tag.technology) tag, UID \(tag.uid.isEmpty ? "unknown" : tag.uid), ATR \(tag.atr)"
+                        + (tag.mifareClassic.map { "; \($0.summary)" } ?? "")
+                } ?? "no tag"
                 Stdout.line("\(e.name)\t\(e.backend)\t\(tag)")
                 for line in e.tag?.explanation ?? [] { print("\t\(SafeText.escaped(line))") }
             }
@@ -147,7 +161,9 @@ package enum ReaderListing {
         guard let readers = try? backend.listReaders() else { return [] }
         return readers.map { info in
             let tag = (try? backend.detectTag(on: info)) ?? nil
-            return Entry(reader: info, tag: tag)
+            var entry = Entry(reader: info, tag: tag)
+            entry.addClassicDetails(from: backend)
+            return entry
         }
     }
 }
