@@ -28,12 +28,13 @@ public final class MifareClassicTag: NDEFTagOperations {
     /// - Returns: the key that opened it (nil when it was open already).
     /// - Throws: `.authenticationFailed(sector:)` when none opens it.
     @discardableResult
-    func open(_ sector: Int, preferred: [[UInt8]], keyB: Bool = false) throws(TagError) -> [UInt8]? {
+    func open(_ sector: Int, preferred: [[UInt8]], keyB: Bool = false, only: Bool = false) throws(TagError) -> [UInt8]? {
         if let authenticated, authenticated.sector == sector, authenticated.keyB == keyB { return authenticated.key }
         authenticated = nil
         var tried: [[UInt8]] = []
-        for key in preferred + workingKeys + [MifareClassicKey.mad, MifareClassicKey.nfcForum, MifareClassicKey.transport] + extraKeys
-        where !tried.contains(key) {
+        let candidates = only ? preferred
+            : preferred + workingKeys + [MifareClassicKey.mad, MifareClassicKey.nfcForum, MifareClassicKey.transport] + extraKeys
+        for key in candidates where !tried.contains(key) {
             tried.append(key)
             do throws(TagError) {
                 try link.authenticate(block: layout.trailer(ofSector: sector), key: key, keyB: keyB)
@@ -49,6 +50,16 @@ public final class MifareClassicTag: NDEFTagOperations {
 
     /// The next block access authenticates again (the card refused one and may have halted).
     func forgetAuthentication() { authenticated = nil }
+
+    /// - Throws: `.invalidTagData` unless `block`'s sector is the one authenticated.
+    func checkOpen(_ block: Int) throws(TagError) {
+        guard let sector = layout.sector(ofBlock: block) else {
+            throw TagError.invalidTagData("block \(block) lies beyond the \(layout.productName)'s \(layout.blockCount)")
+        }
+        guard authenticated?.sector == sector else {
+            throw TagError.invalidTagData("block \(block) is in sector \(sector), which is not authenticated: authenticate it first")
+        }
+    }
 
     /// One block, its sector opened first.
     /// - Throws: `.malformedReply` for an answer that is not 16 bytes.
