@@ -318,6 +318,51 @@ struct RealDriverTests {
         #expect(card.reader.plan.log.contains { $0.starts(with: [0xFF, 0xC2, 0x00, 0x01]) })
     }
 
+    @Test("MIFARE Classic through libccid: scan with the reader's own Load Keys (ACR122U P1 00, OMNIKEY P1 20), exact commands; write, dump",
+          arguments: [(USBProfile.acr122u, MifareClassicLayout.classic1K, UInt8(0x00)), (USBProfile.omnikey, .classic4K, UInt8(0x20))])
+    func classic(_ profile: USBProfile, _ layout: MifareClassicLayout, _ keyStructure: UInt8) throws {
+        let virtual = VirtualMifareClassic.ndefFormatted(layout, message: try NDEFMessage(records: [.uri("https://example.com/classic")]).encoded())
+        let card = try profile.tap(virtual)
+        defer { card.remove() }
+        let scan = try runCLI(["scan", "--json", "--timeout", "20", "--reader", profile.match], environment: USBRing.pcsc)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let report = try ScanJSON.decode(scan.stdout)
+        #expect(report.type == "mifareClassic" && report.product == layout.productName && report.records?.map(\.uri) == ["https://example.com/classic"],
+                "\(scan.stdout)")
+        // The MAD's key into slot 0, sector 0 and its blocks 1–3; the NFC Forum key, sector 1 to
+        // the TLV's end (block 5), its trailer for the status. Keys are loaded once per change.
+        let p1 = [keyStructure].hexString
+        let classic = card.log.filter { $0.count > 3 && $0[0] == 0xFF && [0x82, 0x86, 0xB0].contains($0[1]) }
+        // A 4K's GPB names MAD2 too: sector 16, blocks 64–66, with the key already loaded.
+        let mad2 = layout == .classic4K ? ["FF860000", "FFB00040", "FFB00041", "FFB00042"] : []
+        #expect(classic.map { $0.prefix(4).hexString } == ["FF82\(p1)00", "FF860000", "FFB00001", "FFB00002", "FFB00003"] + mad2
+                + ["FF82\(p1)00", "FF860000", "FFB00004", "FFB00005", "FFB00007"],
+                "\(classic.map { $0.hexString(separator: " ") })")
+        let uri = "https://example.com/" + String(repeating: "c", count: 50)
+        let write = try runCLI(["write", "--uri", uri, "--timeout", "20", "--reader", profile.match], environment: USBRing.pcsc)
+        #expect(write.status == 0, "\(write.stderr)")
+        #expect(try MifareClassicTag(link: VirtualMifareClassicLink(virtual), layout: layout).readNDEF()
+                == (try NDEFMessage(records: [.uri(uri)]).encoded()))
+        let dump = try runCLI(["dump", "--json", "--timeout", "20", "--reader", profile.match], environment: USBRing.pcsc)
+        #expect(dump.status == 0, "\(dump.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any], "\(dump.stdout)")
+        #expect(object["blocks"] as? [String] == virtual.blocks.map(\.hexString))
+    }
+
+    @Test("a blank Classic 1K through libccid: write --format makes it NDEF-ready, --lock makes it read-only")
+    func classicFormatAndLock() throws {
+        let profile = USBProfile.acr122u
+        let virtual = VirtualMifareClassic.blank(.classic1K)
+        let card = try profile.tap(virtual)
+        defer { card.remove() }
+        let write = try runCLI(["write", "--format", "--lock", "--uri", "https://example.com/formatted", "--timeout", "20",
+                                "--reader", profile.match], environment: USBRing.pcsc)
+        #expect(write.status == 0, "\(write.stderr)")
+        let scan = try ScanJSON.decode(try runCLI(["scan", "--json", "--timeout", "20", "--reader", profile.match], environment: USBRing.pcsc).stdout)
+        #expect(scan.records?.map(\.uri) == ["https://example.com/formatted"] && scan.writable == false)
+        #expect(Array(virtual.block(7)[6 ... 9]) == [0x07, 0x8F, 0x0F, 0x43])
+    }
+
     @Test("FeliCa through libccid: a Lite-S on the ACR122U is scanned and written through direct transmit (InCommunicateThru)")
     func feliCaOnTheACR122U() throws {
         let profile = USBProfile.acr122u

@@ -7,13 +7,15 @@ extension MifareClassicTag {
     /// it is taken as read.
     /// - Throws: the link's errors other than a refused key (`.tagLost`, `.malformedReply`).
     public func dumpMemory() throws(TagError) -> MifareClassicMemory {
+        // Key B is most often the transport key; then the keys B that opened other sectors.
+        var keysB: [[UInt8]] = [MifareClassicKey.transport]
         var blocks = [[UInt8?]](repeating: [UInt8?](repeating: nil, count: MifareClassicLayout.blockSize), count: layout.blockCount)
         for sector in 0 ..< layout.sectorCount {
             let first = layout.firstBlock(ofSector: sector)
             let trailer = layout.trailer(ofSector: sector)
             var keyA: [UInt8]?
             var keyB: [UInt8]?
-            if let key = try openingKey(sector, keyB: false) {
+            if let key = try openingKey(sector, keyB: false, preferred: []) {
                 keyA = key
                 for block in first ... trailer {
                     if let data = try readOpen(block) { blocks[block] = data.map { $0 } }
@@ -25,8 +27,9 @@ extension MifareClassicTag {
                     blocks[trailer].replaceSubrange(10 ... 15, with: [UInt8?](repeating: nil, count: 6))
                 }
             }
-            if keyB == nil, let key = try openingKey(sector, keyB: true) {
+            if keyB == nil, let key = try openingKey(sector, keyB: true, preferred: keysB) {
                 keyB = key
+                if !keysB.contains(key) { keysB.insert(key, at: 0) }
                 for block in first ... trailer where blocks[block].contains(nil) {
                     if let data = try readOpen(block) {
                         for i in 0 ..< 16 where blocks[block][i] == nil { blocks[block][i] = data[i] }
@@ -41,9 +44,9 @@ extension MifareClassicTag {
     }
 
     /// The key that opens `sector` as key A (or B), the sector left open with it; nil when none does.
-    private func openingKey(_ sector: Int, keyB: Bool) throws(TagError) -> [UInt8]? {
+    private func openingKey(_ sector: Int, keyB: Bool, preferred: [[UInt8]]) throws(TagError) -> [UInt8]? {
         do throws(TagError) {
-            return try open(sector, preferred: [], keyB: keyB)
+            return try open(sector, preferred: preferred, keyB: keyB)
         } catch TagError.authenticationFailed {
             return nil
         }

@@ -24,7 +24,10 @@ package struct DumpRun {
     /// - Returns: the dump printed.
     @discardableResult
     package func run() async throws(CLIError) -> TagDump {
-        let configuration = DeskSession.configuration(timeout: timeout, readers: readers, prompt: prompt)
+        var configuration = DeskSession.configuration(timeout: timeout, readers: readers, prompt: prompt)
+        // One operation reads the whole card: a 4K, or a Classic tried against a long key file,
+        // takes far longer than one read. Its removal still ends it at once.
+        configuration.operationTimeout = .seconds(300)
         let session = NFCNDEFReaderSession(readWriteWith: configuration, environment: readers.environment)
         var outcome = DeskOutcome()
         var dumped: TagDump?
