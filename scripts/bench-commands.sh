@@ -121,7 +121,7 @@ start_serve() {
     # From a copy of the binary: the emulator running the measured file would keep its pages
     # cached and mapped, a warm start that `nfc-mfultralight` and nfcpy do not get.
     [ -x "$RUN/nfctap-emulator" ] || cp "$NFCTAP" "$RUN/nfctap-emulator"
-    "$RUN/nfctap-emulator" emulate --pn532-pty --preset ntag213 --latency "$1" >"$RUN/serve.out" 2>"$RUN/serve.err" &
+    "$RUN/nfctap-emulator" emulate --pn532-pty --preset "${2:-ntag213}" --latency "$1" >"$RUN/serve.out" 2>"$RUN/serve.err" &
     SERVE_PID=$!
     local i
     for i in $(seq 1 200); do grep -q '^pn532_uart:' "$RUN/serve.out" 2>/dev/null && break; sleep 0.05; done
@@ -253,6 +253,41 @@ for latency in 0 5; do
     fi
 done
 echo
+
+# ---- C3: a MIFARE Classic 1K (NDEF formatted, AN1305) on the same emulated PN532 ----
+# Whole card against whole card: `nfctap dump` and `nfc-mfclassic r a u` (libnfc's tool, default
+# keys) each authenticate every sector and read its 64 blocks; `nfctap scan --json` reads the NDEF
+# message only (the MAD sector, then the NDEF sectors to the TLV's end).
+if command -v nfc-mfclassic >/dev/null; then
+    for latency in 0 5; do
+        log "C3: a MIFARE Classic 1K at $latency ms per exchange"
+        start_serve "$latency" classic-1k
+        classic_dump() { measure "cdump-$latency" "$NFCTAP" dump --json --timeout 10 --reader "libnfc:pn532_uart:$PTY"; }
+        classic_scan() { measure "cscan-$latency" "$NFCTAP" scan --json --timeout 10 --reader "libnfc:pn532_uart:$PTY"; }
+        classic_mfc() { LIBNFC_DEVICE="pn532_uart:$PTY" LIBNFC_AUTO_SCAN=false measure "mfc-$latency" nfc-mfclassic r a u "$RUN/classic.mfd"; }
+        peers=(classic_dump classic_scan classic_mfc)
+        for i in 0 $(seq 1 "$RUNS"); do
+            [ "$i" = 0 ] && RUN_TAG=warmup || RUN_TAG=""
+            for k in "${!peers[@]}"; do "${peers[$(( (k + i) % ${#peers[@]} ))]}"; done
+        done
+        grep -q '"blocks"' "$RUN/cdump-$latency.out" || echo "nfctap dumped nothing: $(head -c 200 "$RUN/cdump-$latency.err")" >>"$RUN/cdump-$latency.fail"
+        grep -q 'Done, 64 of 64 blocks read' "$RUN/mfc-$latency.out" || echo "nfc-mfclassic did not read all 64 blocks" >>"$RUN/mfc-$latency.fail"
+        stop_serve
+    done
+    echo "**C3. A MIFARE Classic 1K (NDEF formatted) on the emulated PN532 (libnfc \`pn532_uart\`), whole process.**"
+    echo "\`nfctap dump --json\` and \`nfc-mfclassic r a u\` read every block of every sector with the well-known keys;"
+    echo "\`nfctap scan --json\` reads the NDEF message (MAD sector, then the NDEF sectors to the TLV's end)."
+    echo
+    echo "| per exchange | command | ms | peak RSS MiB | vs \`nfc-mfclassic r\` | note |"
+    echo "|---|---|---|---|---|---|"
+    for latency in 0 5; do
+        ms_mfc="$(median "$RUN/mfc-$latency.ms" 2>/dev/null || true)"
+        echo "| $latency ms | \`nfctap dump --json\` | $(summary "$RUN/cdump-$latency.ms") | $(summary "$RUN/cdump-$latency.rss") | $(ratio "$(median "$RUN/cdump-$latency.ms" 2>/dev/null || true)" "$ms_mfc") | $(fails "cdump-$latency") |"
+        echo "| $latency ms | \`nfctap scan --json\` (NDEF only) | $(summary "$RUN/cscan-$latency.ms") | $(summary "$RUN/cscan-$latency.rss") | $(ratio "$(median "$RUN/cscan-$latency.ms" 2>/dev/null || true)" "$ms_mfc") | $(fails "cscan-$latency") |"
+        echo "| $latency ms | \`nfc-mfclassic r a u\` | $(summary "$RUN/mfc-$latency.ms") | $(summary "$RUN/mfc-$latency.rss") | 1.00× | $(fails "mfc-$latency") |"
+    done
+    echo
+fi
 
 # ---- C4: long-running fleet stations vs mosquitto_pub -q 1 -l, into one private broker ----
 # Two sets, each a budget: ONE station with a backlog of $ONE_RECORDS records against one
@@ -388,6 +423,10 @@ q0="$(quotient "$s0" "$m0")"; q5="$(quotient "$s5" "$m5")"
 budget_row "start-up, ms" "\`nfctap --version\`" "$(one "$v_ms")" "≤ 15 ms" "$v_ms <= 15"
 budget_row "one tap at 0 ms/exchange, ÷ the C tool's" "\`nfctap scan --json\` ($(one "$s0") ms) against \`nfc-mfultralight r\` ($(one "$m0") ms)" "$q0" "≤ 1.15×" "$s0 <= 1.15 * $m0"
 budget_row "one tap at 5 ms/exchange, ÷ the C tool's" "\`nfctap scan --json\` ($(one "$s5") ms) against \`nfc-mfultralight r\` ($(one "$m5") ms)" "$q5" "≤ 0.7×" "$s5 <= 0.7 * $m5"
+c0="$(median "$RUN/cdump-0.ms" 2>/dev/null || true)"; f0="$(median "$RUN/mfc-0.ms" 2>/dev/null || true)"
+c5="$(median "$RUN/cdump-5.ms" 2>/dev/null || true)"; f5="$(median "$RUN/mfc-5.ms" 2>/dev/null || true)"
+budget_row "a Classic 1K's whole card at 0 ms/exchange, ÷ the C tool's" "\`nfctap dump --json\` ($(one "$c0") ms) against \`nfc-mfclassic r a u\` ($(one "$f0") ms)" "$(quotient "$c0" "$f0")" "≤ 1.15×" "$c0 <= 1.15 * $f0"
+budget_row "the same at 5 ms/exchange" "\`nfctap dump --json\` ($(one "$c5") ms) against \`nfc-mfclassic r a u\` ($(one "$f5") ms)" "$(quotient "$c5" "$f5")" "≤ 1.0×" "$c5 <= 1.0 * $f5"
 budget_row "peak RSS, MiB" "\`nfctap scan --json\` (the larger of C2's two medians)" "$(one "$scan_rss")" "≤ 14 MiB" "$scan_rss <= 14"
 budget_row "peak RSS of a station, MiB" "\`nfctap fleet forward\` (the larger of C4's two medians)" "$(one "$station_rss")" "≤ 16 MiB" "$station_rss <= 16"
 budget_row "throughput of one station, $ONE_RECORDS records, ÷ mosquitto_pub's" "one \`nfctap fleet forward\` against one \`mosquitto_pub -q 1 -l\`" "$one_ratio" "≥ 0.9×" "$pub_one >= 0.9 * $nf_one"

@@ -19,7 +19,9 @@ struct Emulate: AsyncParsableCommand {
 
             The tag stays in the field until Ctrl-C (or --duration). Tag sources: --preset NAME (see
             --list-presets); --dump FILE: a dump of a Type 2, MIFARE Classic or ISO 15693 tag, as
-            Flipper Zero's .nfc text or `nfctap dump --json` (so a bug report's tag becomes a test);
+            Flipper Zero's .nfc text or `nfctap dump --json` (so a bug report's tag becomes a test),
+            or a MIFARE Classic dump of nfc-mfclassic (.mfd), Proxmark (.bin, .eml, JSON) or MIFARE
+            Classic Tool (.mct);
             or --tag FILE: a Type 2 memory image (180/540/924 bytes for NTAG213/215/216) or an NDEF
             message, put on --chip (default ntag215). ISO 15693 tags need --vpcd (a PN532 has no
             ISO 15693 radio).
@@ -40,7 +42,7 @@ struct Emulate: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A file with a Type 2 memory image or an NDEF message.", valueName: "file"))
     var tag: String?
 
-    @Option(help: ArgumentHelp("A tag dump: Flipper Zero .nfc text or nfctap dump's JSON.", valueName: "file"))
+    @Option(help: ArgumentHelp("A tag dump: Flipper Zero .nfc, nfctap dump's JSON; for MIFARE Classic also .mfd, .bin, .eml, .mct, Proxmark JSON.", valueName: "file"))
     var dump: String?
 
     @Option(help: "Chip for an NDEF file: \(VirtualTagCatalog.Chip.allCases.map(\.rawValue).joined(separator: ", ")).")

@@ -72,4 +72,30 @@ struct MifareClassicLibNFCTests {
             Issue.record("unexpected dump \(result.stdout)")
         }
     }
+
+    /// The minimum through libnfc too: the MAD sector's key and blocks 1–3, the NFC Forum key and
+    /// sector 1 to the TLV's end (block 5), its trailer for the status; nothing else reaches the card.
+    @Test("scan's MIFARE commands on pn532_uart are the minimum; write --format and --lock on a blank 1K")
+    func minimumFormatAndLock() throws {
+        let card = VirtualMifareClassic.ndefFormatted(.classic1K, message: try NDEFMessage(records: [.uri("https://example.com/classic")]).encoded())
+        let emulator = PN532Emulator(tag: card)
+        let path = try emulator.start()
+        defer { emulator.stop() }
+        let name = "libnfc:pn532_uart:\(path)"
+        emulator.plan.reset()
+        let scan = try runCLI(["scan", "--json", "--timeout", "20", "--reader", name], environment: Self.unconfigured)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let commands = emulator.plan.log.filter { [0x60, 0x61, 0x30, 0xA0].contains($0.first ?? 0) }.map { $0.prefix(2).hexString }
+        #expect(commands == ["6003", "3001", "3002", "3003", "6007", "3004", "3005", "3007"], "\(commands)")
+
+        let blank = VirtualMifareClassic.blank(.classic1K, uid: [0x11, 0x22, 0x33, 0x44])
+        emulator.tag = blank
+        let uri = "https://example.com/pn532-formatted"
+        let write = try runCLI(["write", "--format", "--lock", "--uri", uri, "--timeout", "20", "--reader", name], environment: Self.unconfigured)
+        #expect(write.status == 0, "\(write.stderr)")
+        #expect(try MifareClassicTag(link: VirtualMifareClassicLink(blank), layout: .classic1K).readNDEF()
+                == (try NDEFMessage(records: [.uri(uri)]).encoded()))
+        #expect(Array(blank.block(3)[6 ... 9]) == [0x78, 0x77, 0x88, 0xC1])
+        #expect(Array(blank.block(7)[6 ... 9]) == [0x07, 0x8F, 0x0F, 0x43], "locked: AN1305's read-only trailer")
+    }
 }

@@ -318,8 +318,9 @@ struct RealDriverTests {
         #expect(card.reader.plan.log.contains { $0.starts(with: [0xFF, 0xC2, 0x00, 0x01]) })
     }
 
-    @Test("MIFARE Classic through libccid: scan with the reader's own Load Keys (ACR122U P1 00, OMNIKEY P1 20), exact commands; write, dump",
-          arguments: [(USBProfile.acr122u, MifareClassicLayout.classic1K, UInt8(0x00)), (USBProfile.omnikey, .classic4K, UInt8(0x20))])
+    @Test("MIFARE Classic through libccid: scan with each reader's own Load Keys (P1 00; OMNIKEY 20), exact commands; write, dump",
+          arguments: [(USBProfile.acr122u, MifareClassicLayout.classic1K, UInt8(0x00)), (USBProfile.omnikey, .classic4K, UInt8(0x20)),
+                      (USBProfile.acr1252u, .classic1K, UInt8(0x00)), (USBProfile.utrust, .classic4K, UInt8(0x00))])
     func classic(_ profile: USBProfile, _ layout: MifareClassicLayout, _ keyStructure: UInt8) throws {
         let virtual = VirtualMifareClassic.ndefFormatted(layout, message: try NDEFMessage(records: [.uri("https://example.com/classic")]).encoded())
         let card = try profile.tap(virtual)
@@ -349,9 +350,9 @@ struct RealDriverTests {
         #expect(object["blocks"] as? [String] == virtual.blocks.map(\.hexString))
     }
 
-    @Test("a blank Classic 1K through libccid: write --format makes it NDEF-ready, --lock makes it read-only")
-    func classicFormatAndLock() throws {
-        let profile = USBProfile.acr122u
+    @Test("a blank Classic 1K through libccid: write --format makes it NDEF-ready, --lock makes it read-only",
+          arguments: [USBProfile.acr122u, USBProfile.omnikey])
+    func classicFormatAndLock(_ profile: USBProfile) throws {
         let virtual = VirtualMifareClassic.blank(.classic1K)
         let card = try profile.tap(virtual)
         defer { card.remove() }
