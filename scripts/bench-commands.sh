@@ -257,7 +257,9 @@ echo
 # ---- C3: a MIFARE Classic 1K (NDEF formatted, AN1305) on the same emulated PN532 ----
 # Whole card against whole card: `nfctap dump` and `nfc-mfclassic r a u` (libnfc's tool, default
 # keys) each authenticate every sector and read its 64 blocks; `nfctap scan --json` reads the NDEF
-# message only (the MAD sector, then the NDEF sectors to the TLV's end).
+# message only (the MAD sector, then the NDEF sectors to the TLV's end). The dump also finds each
+# sector's key B, which `r a` does not: 6 exchanges per 4-block sector against 5, so its floor at
+# 5 ms per exchange is 1.2x the C tool's (the budgets below).
 if command -v nfc-mfclassic >/dev/null; then
     for latency in 0 5; do
         log "C3: a MIFARE Classic 1K at $latency ms per exchange"
@@ -425,8 +427,8 @@ budget_row "one tap at 0 ms/exchange, ÷ the C tool's" "\`nfctap scan --json\` (
 budget_row "one tap at 5 ms/exchange, ÷ the C tool's" "\`nfctap scan --json\` ($(one "$s5") ms) against \`nfc-mfultralight r\` ($(one "$m5") ms)" "$q5" "≤ 0.7×" "$s5 <= 0.7 * $m5"
 c0="$(median "$RUN/cdump-0.ms" 2>/dev/null || true)"; f0="$(median "$RUN/mfc-0.ms" 2>/dev/null || true)"
 c5="$(median "$RUN/cdump-5.ms" 2>/dev/null || true)"; f5="$(median "$RUN/mfc-5.ms" 2>/dev/null || true)"
-budget_row "a Classic 1K's whole card at 0 ms/exchange, ÷ the C tool's" "\`nfctap dump --json\` ($(one "$c0") ms) against \`nfc-mfclassic r a u\` ($(one "$f0") ms)" "$(quotient "$c0" "$f0")" "≤ 1.15×" "$c0 <= 1.15 * $f0"
-budget_row "the same at 5 ms/exchange" "\`nfctap dump --json\` ($(one "$c5") ms) against \`nfc-mfclassic r a u\` ($(one "$f5") ms)" "$(quotient "$c5" "$f5")" "≤ 1.0×" "$c5 <= 1.0 * $f5"
+budget_row "a Classic 1K's whole card at 0 ms/exchange, ÷ the C tool's" "\`nfctap dump --json\` ($(one "$c0") ms) against \`nfc-mfclassic r a u\` ($(one "$f0") ms)" "$(quotient "$c0" "$f0")" "≤ 1.3×" "$c0 <= 1.3 * $f0"
+budget_row "the same at 5 ms/exchange" "\`nfctap dump --json\` ($(one "$c5") ms) against \`nfc-mfclassic r a u\` ($(one "$f5") ms)" "$(quotient "$c5" "$f5")" "≤ 1.25×" "$c5 <= 1.25 * $f5"
 budget_row "peak RSS, MiB" "\`nfctap scan --json\` (the larger of C2's two medians)" "$(one "$scan_rss")" "≤ 14 MiB" "$scan_rss <= 14"
 budget_row "peak RSS of a station, MiB" "\`nfctap fleet forward\` (the larger of C4's two medians)" "$(one "$station_rss")" "≤ 16 MiB" "$station_rss <= 16"
 budget_row "throughput of one station, $ONE_RECORDS records, ÷ mosquitto_pub's" "one \`nfctap fleet forward\` against one \`mosquitto_pub -q 1 -l\`" "$one_ratio" "≥ 0.9×" "$pub_one >= 0.9 * $nf_one"

@@ -404,6 +404,12 @@ struct RealDriverTests {
         #expect(call.body.contains(Self.uri), "\(call.body)")
         #expect(call.body.contains("ACS ACR122U PICC Interface"), "\(call.body)")  // its index grows with replugs
         #expect(tap["notification"] != nil, "\(tap)")
+        // A MIFARE Classic 1K with the same message: a second notification, as for any NDEF tag.
+        let classic = try profile.tap(VirtualMifareClassic.ndefFormatted(.classic1K, message: Self.message))
+        _ = agent.waitForEvents("tap")
+        let calls = try PCSCSystemTests.AgentSystemTests.notify(server, count: 2)
+        classic.remove()
+        #expect(calls.count == 2 && calls.last?.body.contains(Self.uri) == true, "\(calls)")
         agent.interrupt()
         #expect(agent.finish().status == 0)
     }
@@ -415,11 +421,18 @@ struct RealDriverTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let output = dir.appendingPathComponent("inventory.jsonl").path
         let card = try profile.tap(try Self.ntag213(0x48))
-        defer { card.remove() }
         let r = try runCLI(["inventory", "--output", output, "--timeout", "3", "--reader", profile.match], environment: USBRing.pcsc)
+        card.remove()
         #expect(r.status == 0, "\(r.stderr)")
         let records = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
         #expect(records.count == 1 && records[0].contains("04102030405048"), "\(records)")
+        // A MIFARE Classic 4K: one record naming it, with its URI.
+        let classic = try profile.tap(VirtualMifareClassic.ndefFormatted(.classic4K, message: Self.message, uid: [0x7A, 0x41, 0x0C, 0x93]))
+        defer { classic.remove() }
+        let again = try runCLI(["inventory", "--output", output, "--timeout", "3", "--reader", profile.match], environment: USBRing.pcsc)
+        #expect(again.status == 0, "\(again.stderr)")
+        let all = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+        #expect(all.count == 2 && all[1].contains("7A410C93") && all[1].contains("MIFARE Classic 4K") && all[1].contains(Self.uri), "\(all)")
     }
 
     @Test("pair --dry-run through libccid: says what it would do with a Zebra tag")
