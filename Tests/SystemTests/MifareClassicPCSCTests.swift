@@ -165,5 +165,37 @@ extension PCSCSystemTests {
                 #expect(json.stdout.contains(#""mad":null"#), "\(json.stdout)")
             }
         }
+    
+        /// A write through pcscd cut at each of its APDUs (the reader answers an error in place of
+        /// the card, which never gets the command, as when the card is lifted): the card holds the
+        /// old message, an empty one or the new one, never another (docs/tags-and-readers.md §1).
+        @Test("a Classic write cut at any APDU through pcscd: old, empty or new message, never a corrupt one")
+        func cutMidWrite() throws {
+            let old = try NDEFMessage(records: [.uri("https://example.com/old")]).encoded()
+            let new = try NDEFMessage(records: [.uri("https://example.com/" + String(repeating: "n", count: 90))]).encoded()
+            let card = VirtualMifareClassic.ndefFormatted(.classic1K, message: old)
+            try withCard(card, profile: .acr122u) { reader in
+                // The APDUs of a whole write (the session's first read included), then a removal at each.
+                reader.plan.reset()
+                let whole = try runCLI(["write", "--uri", "https://example.com/" + String(repeating: "n", count: 90), "--timeout", "3",
+                                        "--reader", TestPCSCD.reader0], environment: Self.environment)
+                #expect(whole.status == 0, "\(whole.stderr)")
+                let total = reader.plan.log.count
+                var outcomes: Set<String> = []
+                for apdus in 0 ..< total {
+                    for (i, block) in VirtualMifareClassic.ndefFormatted(.classic1K, message: old).blocks.enumerated() { card.setBlock(i, block) }
+                    reader.plan.reset(faults: [apdus: .statusWord(0x64, 0x00)])
+                    let write = try runCLI(["write", "--uri", "https://example.com/" + String(repeating: "n", count: 90), "--timeout", "3",
+                                            "--reader", TestPCSCD.reader0], environment: Self.environment)
+                    reader.plan.reset()
+                    card.activate()
+                    let left = try MifareClassicTag(link: VirtualMifareClassicLink(card), layout: .classic1K).readNDEF()
+                    #expect(left == old || left == [] || left == new, "removed after \(apdus) APDUs: \(left.hexString)")
+                    if write.status == 0 { #expect(left == new) }
+                    outcomes.insert(left == old ? "old" : left == new ? "new" : "empty")
+                }
+                #expect(outcomes.contains("old") && outcomes.contains("empty"), "\(outcomes) of \(total) APDUs")
+            }
+        }
     }
 }
