@@ -29,8 +29,8 @@ import Testing
         let text = FlipperNFCFile.text(of: first)
         #expect(try FlipperNFCFile.parse(text) == first)
         let json = JSONDocument.line(TagDumpJSON.value(first))
-        #expect(try TagDumpJSON.load(Data(json.utf8)) == first)
-        let second = try await Self.dump(try VirtualTagCatalog.make(dump: try TagDumpJSON.load(Data(text.utf8))))
+        #expect(try TagDumpFile.load(Data(json.utf8)) == first)
+        let second = try await Self.dump(try VirtualTagCatalog.make(dump: try TagDumpFile.load(Data(text.utf8))))
         #expect(FlipperNFCFile.text(of: second) == text)
         #expect(JSONDocument.line(TagDumpJSON.value(second)) == json)
     }
@@ -180,7 +180,7 @@ Lock PPL: true
         "{",
     ])
     func hostileJSON(_ text: String) {
-        #expect(throws: TagDumpFileError.self) { _ = try TagDumpJSON.load(Data(text.utf8)) }
+        #expect(throws: TagDumpFileError.self) { _ = try TagDumpFile.load(Data(text.utf8)) }
     }
 
     // MARK: MIFARE Classic dumps of other tools
@@ -190,21 +190,25 @@ Lock PPL: true
     @Test("nfc-mfclassic's .mfd / Proxmark's .bin: the image, UID, SAK and ATQA from block 0; emulated it reads as the card")
     func rawImage() async throws {
         let image = Self.classicCard.blocks.flatMap { $0 }
-        let dump = try TagDumpJSON.load(Data(image))
+        let dump = try TagDumpFile.load(Data(image))
         #expect(dump.uid == Self.classicCard.uid && dump.sak == 0x08 && dump.atqa == [0x00, 0x04])
         guard case let .mifareClassic(m) = dump.memory else { Issue.record("not Classic"); return }
         #expect(m.layout == .classic1K && m.blocks.map { $0.map { $0! } } == Self.classicCard.blocks)
         let served = try await Self.dump(try VirtualTagCatalog.make(dump: dump))
         guard case let .mifareClassic(read) = served.memory else { return }
         #expect(read.blocks.map { $0.map { $0! } } == Self.classicCard.blocks)
-        #expect(throws: TagDumpFileError.self) { _ = try TagDumpJSON.load(Data([UInt8](repeating: 0x00, count: 1000))) }
+        #expect(throws: TagDumpFileError.self) { _ = try TagDumpFile.load(Data([UInt8](repeating: 0x00, count: 1000))) }
+        // An image whose bytes all happen to be printable is still an image, not a text file.
+        let printable = try TagDumpFile.load(Data([UInt8](repeating: 0x41, count: 1024)))
+        guard case let .mifareClassic(p) = printable.memory else { Issue.record("not Classic"); return }
+        #expect(p.layout == .classic1K && p.blocks[5] == [UInt8?](repeating: 0x41, count: 16))
     }
 
     @Test("Proxmark's .eml (a block per line) and MIFARE Classic Tool's .mct (+Sector headers, '-' unknown, sectors left out)")
     func emlAndMCT() throws {
         let blocks = Self.classicCard.blocks
         let eml = blocks.map { $0.hexString.lowercased() }.joined(separator: "\n") + "\n"
-        guard case let .mifareClassic(fromEML) = try TagDumpJSON.load(Data(eml.utf8)).memory else { Issue.record("not Classic"); return }
+        guard case let .mifareClassic(fromEML) = try TagDumpFile.load(Data(eml.utf8)).memory else { Issue.record("not Classic"); return }
         #expect(fromEML.blocks.map { $0.map { $0! } } == blocks)
 
         var mct = ""
@@ -216,14 +220,14 @@ Lock PPL: true
                 mct += line + "\n"
             }
         }
-        let dump = try TagDumpJSON.load(Data(mct.utf8))
+        let dump = try TagDumpFile.load(Data(mct.utf8))
         guard case let .mifareClassic(m) = dump.memory else { Issue.record("not Classic"); return }
         #expect(m.layout == .classic1K && m.unreadSectors == Array(0 ..< 16))  // key A unknown in 0, 1, 3; the rest left out
         #expect(m.blocks[4].map { $0! } == blocks[4] && m.blocks[7][0] == nil && m.blocks[7][6] == blocks[7][6])
         #expect(m.blocks[8].allSatisfy { $0 == nil })
         for bad in ["+Sector: 41\n", "00112233\n", "+Sector: 0\n" + String(repeating: String(repeating: "0", count: 32) + "\n", count: 5),
                     String(repeating: String(repeating: "0", count: 32) + "\n", count: 63)] {
-            #expect(throws: TagDumpFileError.self) { _ = try TagDumpJSON.load(Data(bad.utf8)) }
+            #expect(throws: TagDumpFileError.self) { _ = try TagDumpFile.load(Data(bad.utf8)) }
         }
     }
 
@@ -233,12 +237,12 @@ Lock PPL: true
         for (i, b) in Self.classicCard.blocks.enumerated() { blocks[String(i)] = b.hexString }
         let object: [String: Any] = ["Created": "proxmark3", "FileType": "mfcard",
                                      "Card": ["UID": "5C2A9E41", "ATQA": "0400", "SAK": "08"], "blocks": blocks]
-        let dump = try TagDumpJSON.load(try JSONSerialization.data(withJSONObject: object))
+        let dump = try TagDumpFile.load(try JSONSerialization.data(withJSONObject: object))
         #expect(dump.uid == [0x5C, 0x2A, 0x9E, 0x41] && dump.atqa == [0x00, 0x04] && dump.sak == 0x08)
         guard case let .mifareClassic(m) = dump.memory else { Issue.record("not Classic"); return }
         #expect(m.blocks.map { $0.map { $0! } } == Self.classicCard.blocks)
         blocks["3"] = "00"
         let broken: [String: Any] = ["FileType": "mfcard", "blocks": blocks]
-        #expect(throws: TagDumpFileError.self) { _ = try TagDumpJSON.load(try JSONSerialization.data(withJSONObject: broken)) }
+        #expect(throws: TagDumpFileError.self) { _ = try TagDumpFile.load(try JSONSerialization.data(withJSONObject: broken)) }
     }
 }

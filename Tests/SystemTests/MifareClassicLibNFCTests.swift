@@ -87,6 +87,8 @@ struct MifareClassicLibNFCTests {
         #expect(scan.status == 0, "\(scan.stderr)")
         let commands = emulator.plan.log.filter { [0x60, 0x61, 0x30, 0xA0].contains($0.first ?? 0) }.map { $0.prefix(2).hexString }
         #expect(commands == ["6003", "3001", "3002", "3003", "6007", "3004", "3005", "3007"], "\(commands)")
+        let readers = try runCLI(["readers", "--reader", name], environment: Self.unconfigured)
+        #expect(readers.stdout.contains("MIFARE Classic 1K, NDEF in sectors 1–15"), "\(readers.stdout) \(readers.stderr)")
 
         let blank = VirtualMifareClassic.blank(.classic1K, uid: [0x11, 0x22, 0x33, 0x44])
         emulator.tag = blank

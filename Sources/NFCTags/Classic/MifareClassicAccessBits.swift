@@ -42,6 +42,10 @@ public struct MifareClassicAccessBits: Equatable, Sendable {
     /// 110 and 001 (datasheet Table 8; the others need key B or never allow it).
     public func keyAReads(group: Int) -> Bool { [0b000, 0b010, 0b100, 0b110, 0b001].contains(conditions[group]) }
 
+    /// The trailer's conditions `000`, `010` or `001`: key A reads key B (which then cannot
+    /// authenticate), MF1S50 Table 7.
+    public var keyAReadsKeyB: Bool { [0b000, 0b010, 0b001].contains(conditions[3]) }
+
     /// Whether key A may write the data blocks of `group`: condition 000 only.
     public func keyAWrites(group: Int) -> Bool { conditions[group] == 0b000 }
 

@@ -68,9 +68,3 @@ extension MifareClassicTag {
         return data
     }
 }
-
-extension MifareClassicAccessBits {
-    /// The trailer's conditions `000`, `010` or `001`: key A reads key B (which then cannot
-    /// authenticate), MF1S50 Table 7.
-    public var keyAReadsKeyB: Bool { [0b000, 0b010, 0b001].contains(conditions[3]) }
-}

@@ -38,14 +38,8 @@ public enum MifareClassicDumpFiles {
                 bySector[n] = []
                 continue
             }
-            let utf8 = Array(line.utf8)
-            guard utf8.count == 32 else { throw TagDumpFileError(line: index + 1, "a block line has 32 hex digits") }
-            var block: [UInt8?] = []
-            for i in stride(from: 0, to: 32, by: 2) {
-                let pair = String(decoding: utf8[i ..< i + 2], as: UTF8.self)
-                if pair == "--" || pair == "??" { block.append(nil); continue }
-                guard let byte = UInt8(pair, radix: 16) else { throw TagDumpFileError(line: index + 1, "a block line has 32 hex digits") }
-                block.append(byte)
+            guard let block = MifareClassicMemory.block(hex: line) else {
+                throw TagDumpFileError(line: index + 1, "a block line has 32 hex digits")
             }
             if let sector {
                 guard bySector[sector]!.count < (sector < 32 ? 4 : 16) else {

@@ -64,6 +64,21 @@ public struct MifareClassicMemory: Sendable, Equatable {
         self.blocks = blocks
     }
 
+    /// One block as dump files write it: 32 hex digits, `??` (Flipper, nfctap) or `--` (MIFARE
+    /// Classic Tool) for a byte nobody read. nil for anything else.
+    public static func block(hex text: some StringProtocol) -> [UInt8?]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 32 else { return nil }
+        var block: [UInt8?] = []
+        for i in stride(from: 0, to: 32, by: 2) {
+            let pair = String(decoding: utf8[i ..< i + 2], as: UTF8.self)
+            if pair == "??" || pair == "--" { block.append(nil); continue }
+            guard let byte = UInt8(pair, radix: 16) else { return nil }
+            block.append(byte)
+        }
+        return block
+    }
+
     /// Sectors with at least one unknown byte.
     public var unreadSectors: [Int] {
         (0 ..< layout.sectorCount).filter { sector in

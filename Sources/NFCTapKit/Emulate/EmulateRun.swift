@@ -45,7 +45,7 @@ package struct EmulateRun {
             case let .dump(path):
                 guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read \(path)") }
                 do {
-                    virtualTag = try VirtualTagCatalog.make(dump: try TagDumpJSON.load(data))
+                    virtualTag = try VirtualTagCatalog.make(dump: try TagDumpFile.load(data))
                 } catch let error as TagDumpFileError {
                     throw CLIError("\(path): \(error)")
                 }

@@ -125,7 +125,7 @@ public final class VirtualMifareClassic: VirtualTag, Sendable {
                 throw TagError.authenticationFailed(sector: sector)  // a blocked sector
             }
             // Key B cannot authenticate where the conditions make it readable (000, 010, 001).
-            if keyB, [0b000, 0b010, 0b001].contains(access.conditions[3]) { throw TagError.authenticationFailed(sector: sector) }
+            if keyB, access.keyAReadsKeyB { throw TagError.authenticationFailed(sector: sector) }
             guard (keyB ? Array(trailer[10...15]) : Array(trailer[0...5])) == key else { throw TagError.authenticationFailed(sector: sector) }
             s.session = (sector, keyB)
             s.halted = false
@@ -139,7 +139,7 @@ public final class VirtualMifareClassic: VirtualTag, Sendable {
             var data = s.blocks[block]
             if block == layout.trailer(ofSector: sector) {
                 for i in 0..<6 { data[i] = 0 }  // key A never reads back
-                if ![0b000, 0b010, 0b001].contains(access.conditions[3]) { for i in 10..<16 { data[i] = 0 } }
+                if !access.keyAReadsKeyB { for i in 10..<16 { data[i] = 0 } }
                 return data
             }
             let c = access.conditions[Self.group(block, sector: sector, layout)]
